@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for every suite. Each API/job test file gets its own PostgreSQL database
+// (test/helpers/db.ts), so files can run in parallel on the machine's two cores.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});
