@@ -1,0 +1,80 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { countWords } from '../../../../src/text/word-count.ts';
+import { htmlToText } from './html-to-text.ts';
+import { absoluteUrl, readMetadata } from './metadata.ts';
+import { preClean } from './pre-clean.ts';
+import type { ExtractedArticle } from './types.ts';
+
+export type { ExtractedArticle } from './types.ts';
+
+const EXCERPT_LENGTH = 300;
+const URL_ATTRIBUTES = ['href', 'src', 'poster'] as const;
+
+function parseDocument(html: string): Document {
+  return (parseHTML(html) as unknown as { document: Document }).document;
+}
+
+function makeUrlsAbsolute(root: Element, baseUrl: string): void {
+  for (const attribute of URL_ATTRIBUTES) {
+    for (const element of root.querySelectorAll(`[${attribute}]`)) {
+      const value = element.getAttribute(attribute) ?? '';
+      if (value.startsWith('#')) continue;
+      const absolute = absoluteUrl(value, baseUrl);
+      if (absolute) element.setAttribute(attribute, absolute);
+      else element.removeAttribute(attribute);
+    }
+  }
+  for (const element of root.querySelectorAll('[srcset]')) {
+    const srcset = (element.getAttribute('srcset') ?? '')
+      .split(',')
+      .map((candidate) => {
+        const [source = '', ...descriptor] = candidate.trim().split(/\s+/);
+        const absolute = absoluteUrl(source, baseUrl);
+        return absolute ? [absolute, ...descriptor].join(' ') : '';
+      })
+      .filter(Boolean)
+      .join(', ');
+    element.setAttribute('srcset', srcset);
+  }
+}
+
+function baseUrlOf(document: Document, pageUrl: string): string {
+  return absoluteUrl(document.querySelector('base[href]')?.getAttribute('href') ?? null, pageUrl) ?? pageUrl;
+}
+
+function truncate(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const cut = flat.slice(0, length - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+export function extractArticle(html: string, url: string): ExtractedArticle {
+  const document = parseDocument(html);
+  const metadata = readMetadata(document, url);
+  const baseUrl = baseUrlOf(document, url);
+  preClean(document);
+  const parsed = new Readability<Element>(document, { serializer: (node) => node as Element }).parse();
+  const body = parsed?.content ?? null;
+  let contentHtml = '';
+  let text = '';
+  if (body) {
+    makeUrlsAbsolute(body, baseUrl);
+    contentHtml = body.innerHTML;
+    text = htmlToText(body);
+  }
+  return {
+    title: metadata.title ?? parsed?.title ?? null,
+    siteName: metadata.siteName ?? parsed?.siteName ?? null,
+    author: metadata.author ?? parsed?.byline ?? null,
+    publishedAt: metadata.publishedAt,
+    leadImageUrl: metadata.leadImageUrl,
+    contentHtml,
+    text,
+    excerpt: truncate(metadata.excerpt || text, EXCERPT_LENGTH),
+    lang: metadata.lang ?? parsed?.lang ?? null,
+    wordCount: countWords(text),
+  };
+}

@@ -1,0 +1,115 @@
+// Page metadata from JSON-LD (schema.org Article types) and <meta> tags.
+
+export type PageMetadata = {
+  title: string | null;
+  siteName: string | null;
+  author: string | null;
+  publishedAt: Date | null;
+  leadImageUrl: string | null;
+  lang: string | null;
+  excerpt: string | null;
+  /** schema.org articleBody, when the page publishes one. */
+  jsonLdArticleBody: string | null;
+};
+
+type JsonObject = Record<string, unknown>;
+
+const ARTICLE_TYPE = /(Article|BlogPosting|Posting|Report)$/;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function collectObjects(value: unknown, into: JsonObject[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectObjects(item, into);
+  } else if (isObject(value)) {
+    into.push(value);
+    if (value['@graph']) collectObjects(value['@graph'], into);
+  }
+}
+
+function typesOf(object: JsonObject): string[] {
+  const type = object['@type'];
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
+
+function firstString(value: unknown, key = 'name'): string | null {
+  if (typeof value === 'string') return value.trim() || null;
+  if (Array.isArray(value)) {
+    const names = value.map((item) => firstString(item, key)).filter((name): name is string => !!name);
+    return names.length ? names.join(', ') : null;
+  }
+  if (isObject(value)) return firstString(value[key], key);
+  return null;
+}
+
+function jsonLdArticle(document: Document): JsonObject | null {
+  const objects: JsonObject[] = [];
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      collectObjects(JSON.parse((script.textContent ?? '').trim()), objects);
+    } catch {
+      // Malformed JSON-LD is common; the page's other metadata still applies.
+    }
+  }
+  return objects.find((object) => typesOf(object).some((type) => ARTICLE_TYPE.test(type))) ?? null;
+}
+
+function metaContent(document: Document, ...keys: string[]): string | null {
+  for (const key of keys) {
+    const element =
+      document.querySelector(`meta[property="${key}"]`) ?? document.querySelector(`meta[name="${key}"]`);
+    const content = element?.getAttribute('content')?.trim();
+    if (content) return content;
+  }
+  return null;
+}
+
+function parseDate(value: string | null): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function absoluteUrl(value: string | null, baseUrl: string): string | null {
+  if (!value) return null;
+  try {
+    return new URL(value.trim(), baseUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+export function readMetadata(document: Document, url: string): PageMetadata {
+  const article = jsonLdArticle(document);
+  const fromLd = (key: string, sub = 'name'): string | null =>
+    article ? firstString(article[key], sub) : null;
+  const lang =
+    document.documentElement?.getAttribute('lang')?.trim() ||
+    fromLd('inLanguage') ||
+    metaContent(document, 'og:locale')?.replace('_', '-') ||
+    null;
+  return {
+    title:
+      metaContent(document, 'og:title', 'twitter:title') ??
+      fromLd('headline') ??
+      (document.querySelector('title')?.textContent?.trim() || null),
+    siteName: metaContent(document, 'og:site_name', 'application-name') ?? fromLd('publisher'),
+    author: fromLd('author') ?? metaContent(document, 'author', 'article:author', 'parsely-author', 'byl'),
+    publishedAt: parseDate(
+      fromLd('datePublished') ??
+        metaContent(document, 'article:published_time', 'parsely-pub-date', 'date', 'dc.date', 'pubdate'),
+    ),
+    leadImageUrl: absoluteUrl(
+      metaContent(document, 'og:image', 'og:image:url', 'twitter:image', 'twitter:image:src') ??
+        fromLd('image', 'url'),
+      url,
+    ),
+    lang,
+    excerpt: metaContent(document, 'description', 'og:description', 'twitter:description'),
+    jsonLdArticleBody: fromLd('articleBody'),
+  };
+}

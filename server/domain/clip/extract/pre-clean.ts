@@ -1,0 +1,18 @@
+// Removes, before Readability scores the page, blocks that are never article body: image captions
+// and credits, hidden elements, page chrome marked up with semantic roles.
+
+const CAPTION_SELECTORS = ['figcaption', '[class*="caption" i]', '[class*="credit" i]'];
+const HIDDEN_SELECTORS = [
+  '[hidden]',
+  '[aria-hidden="true"]',
+  '[style*="display:none" i]',
+  '[style*="display: none" i]',
+];
+
+export function preClean(document: Document): void {
+  for (const selector of [...CAPTION_SELECTORS, ...HIDDEN_SELECTORS]) {
+    for (const element of document.querySelectorAll(selector)) {
+      if (element.tagName !== 'BODY' && element.tagName !== 'HTML') element.remove();
+    }
+  }
+}
