@@ -1,0 +1,5 @@
+// Every migration in order. Listed by hand (not discovered from disk) so the same list works
+// from TypeScript sources under Node's type stripping and inside the container image.
+import { Migration20261121053701_initial } from './Migration20261121053701_initial.ts';
+
+export const MIGRATIONS = [Migration20261121053701_initial];

@@ -1,0 +1,90 @@
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import compression from 'compression';
+import { parse as parseCookies } from 'cookie';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import helmet from 'helmet';
+import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
+import { findSignedIn } from './domain/auth/session.service.ts';
+import { checkHealth } from './health.ts';
+import { errorFields, log } from './log.ts';
+import { createMetrics } from './metrics.ts';
+import { clientRouter } from './static.ts';
+import { appRouter } from './trpc/app.router.ts';
+import type { AppDeps, Context } from './trpc/context.ts';
+
+/** JSON bodies: clipped HTML from the extension is the largest thing we accept. */
+export const BODY_LIMIT = '6mb';
+
+function securityHeaders() {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'https:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: false,
+  });
+}
+
+/** Builds the Express app without listening: the supertest target and what main.ts serves. */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  const metrics = createMetrics(deps.queues);
+
+  app.use(metrics.middleware);
+  app.use(securityHeaders());
+  app.use(compression());
+
+  app.get('/healthz', async (_req, res) => {
+    const report = await checkHealth(deps);
+    res.status(report.ok ? 200 : 503).json(report);
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.use(
+    '/trpc',
+    express.json({ limit: BODY_LIMIT }),
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: async ({ req, res }): Promise<Context> => {
+        const token = parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
+        const signedIn = await findSignedIn(deps.orm.em.fork(), token);
+        return { ...deps, req, res, user: signedIn?.user ?? null, session: signedIn?.session ?? null };
+      },
+      onError({ error, path }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR')
+          log.error('procedure failed', { path, ...errorFields(error.cause ?? error) });
+      },
+    }),
+  );
+
+  app.use(clientRouter(deps.config));
+
+  const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+    const status =
+      typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) log.error('request failed', errorFields(err));
+    res.status(status).json({ error: status === 413 ? 'errors.payloadTooLarge' : 'errors.generic' });
+  };
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,102 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const REGIONS = ['chn', 'euro', 'us'] as const;
+
+const zOptionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+const zList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/** Every setting the app reads from the environment, validated once at start. */
+const zEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: zOptionalUrl,
+  DATABASE_URL: zOptionalUrl,
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  SMTP_URL: zOptionalUrl,
+  MAIL_FROM: z.string().min(3).default('Margin <no-reply@margin.localhost>'),
+  REGION: z.enum(REGIONS).default('us'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  TRUST_PROXY: z.string().default('loopback'),
+  /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
+  FETCH_ALLOW_TARGETS: zList,
+  /** Run BullMQ workers inside the HTTP process (the single-machine `npm start`). */
+  INLINE_WORKERS: z.enum(['0', '1']).default('0'),
+  LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  OIDC_ISSUER: zOptionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+});
+
+export type Region = (typeof REGIONS)[number];
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  redisUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  region: Region;
+  dataDir: string;
+  trustProxy: string;
+  fetchAllowTargets: string[];
+  inlineWorkers: boolean;
+  logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = zEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) {
+    throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    region: e.REGION,
+    dataDir: path.resolve(e.DATA_DIR),
+    trustProxy: e.TRUST_PROXY,
+    fetchAllowTargets: e.FETCH_ALLOW_TARGETS,
+    inlineWorkers: e.INLINE_WORKERS === '1',
+    logLevel: e.LOG_LEVEL,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : undefined,
+  };
+}

@@ -1,0 +1,21 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './user.entity.ts';
+
+/** A signed-in browser. The cookie holds a random token; only its SHA-256 is stored. */
+export const SessionSchema = defineEntity({
+  name: 'Session',
+  tableName: 'session',
+  properties: {
+    tokenHash: p.string().length(64).primary(),
+    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    expiresAt: p.datetime().index(),
+    lastSeenAt: p.datetime().onCreate(() => new Date()),
+    userAgent: p.string().length(512).nullable(),
+    ip: p.string().length(64).nullable(),
+    rememberMe: p.boolean().default(false),
+  },
+});
+
+export class Session extends SessionSchema.class {}
+SessionSchema.setClass(Session);

@@ -1,0 +1,34 @@
+import type { AppDeps } from './trpc/context.ts';
+
+export interface HealthReport {
+  ok: boolean;
+  checks: { postgres: boolean; redis: boolean };
+}
+
+const CHECK_TIMEOUT_MS = 1_500;
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
+async function passes(check: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await withTimeout(check());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function checkHealth(deps: Pick<AppDeps, 'orm' | 'redis'>): Promise<HealthReport> {
+  const [postgres, redis] = await Promise.all([
+    passes(() => deps.orm.em.getConnection().execute('select 1')),
+    passes(async () => {
+      if ((await deps.redis.ping()) !== 'PONG') throw new Error('no pong');
+    }),
+  ]);
+  return { ok: postgres && redis, checks: { postgres, redis } };
+}

@@ -1,0 +1,24 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response } from 'express';
+import type { Redis } from 'ioredis';
+import type { AppConfig } from '../config.ts';
+import type { Session, User } from '../db/entities/index.ts';
+import type { Orm } from '../db/orm.ts';
+import type { Queues } from '../queue.ts';
+
+/** Long-lived things the app is built from; one set per process. */
+export interface AppDeps {
+  config: AppConfig;
+  orm: Orm;
+  redis: Redis;
+  queues: Queues;
+}
+
+export interface Context extends AppDeps {
+  req: Request | undefined;
+  res: Response | undefined;
+  user: User | null;
+  session: Session | null;
+  /** Set by tests and jobs that want their own EntityManager; otherwise forked per procedure. */
+  em?: EntityManager;
+}

@@ -1,0 +1,99 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import { MembershipState } from '../../src/enums.ts';
+import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
+import { membershipState } from '../../src/rules/member-level.ts';
+import type { Context } from './context.ts';
+
+const TRPC_CODE: Record<AppErrorCode, TRPCError['code']> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  INTERNAL: 'INTERNAL_SERVER_ERROR',
+};
+
+const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = Object.fromEntries(
+  Object.entries(TRPC_CODE).map(([app, trpc]) => [trpc, app]),
+);
+
+/** Zod issue messages are i18n keys when they start with `errors.`; anything else is generic. */
+function fieldErrors(error: ZodError): ErrorPayload['fieldErrors'] {
+  return error.issues.map((issue) => ({
+    path: issue.path.join('.'),
+    messageKey: issue.message.startsWith('errors.') ? issue.message : 'errors.invalidInput',
+  }));
+}
+
+/** Maps any error to the client payload: codes and message keys only, never stacks or SQL. */
+export function toErrorPayload(error: TRPCError): ErrorPayload {
+  const cause = error.cause;
+  if (cause instanceof AppError) {
+    return {
+      appCode: cause.code,
+      messageKey: cause.messageKey,
+      ...(cause.params && { params: cause.params }),
+    };
+  }
+  if (cause instanceof ZodError) {
+    const fields = fieldErrors(cause);
+    return {
+      appCode: 'BAD_REQUEST',
+      messageKey: fields?.[0]?.messageKey ?? 'errors.invalidInput',
+      fieldErrors: fields,
+    };
+  }
+  const appCode = APP_CODE[error.code] ?? 'INTERNAL';
+  return { appCode, messageKey: DEFAULT_MESSAGE_KEY[appCode] };
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  isDev: false,
+  errorFormatter({ shape, error }) {
+    const payload = toErrorPayload(error);
+    return {
+      code: shape.code,
+      message: payload.messageKey,
+      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path, ...payload },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Turns a thrown AppError into a TRPCError with the matching HTTP status. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.messageKey, cause });
+  }
+  return result;
+});
+
+/** A batch shares one context, so each procedure gets its own EntityManager. */
+const forkEntityManager = t.middleware(({ ctx, next }) =>
+  next({ ctx: { em: (ctx.em ?? ctx.orm.em.fork()) as EntityManager } }),
+);
+
+export const publicProcedure = t.procedure.use(appErrors).use(forkEntityManager);
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user || !ctx.session) throw new AppError('UNAUTHORIZED');
+  return next({ ctx: { user: ctx.user, session: ctx.session } });
+});
+
+export const memberProcedure = protectedProcedure.use(({ ctx, next }) => {
+  const state = membershipState(ctx.user.memberLevel, ctx.user.proExpiresAt, new Date());
+  if (state !== MembershipState.pro && state !== MembershipState.superPro) {
+    throw new AppError('FORBIDDEN', 'errors.onlyForPro');
+  }
+  return next();
+});

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Queue names: one place, shared by producers (server) and workers (jobs/). */
+export const QUEUES = {
+  clip: 'clip',
+  mail: 'mail',
+  maintenance: 'maintenance',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const zMailJob = z.object({
+  to: z.email(),
+  subject: z.string().min(1),
+  text: z.string().min(1),
+  html: z.string().optional(),
+});
+export type MailJob = z.infer<typeof zMailJob>;
+
+export const zClipJob = z.object({ pageId: z.string().min(1) });
+export type ClipJob = z.infer<typeof zClipJob>;
+
+/** Job ids derived from the entity id make a retried enqueue a no-op (BullMQ dedupes by id). */
+export const jobIds = {
+  clip: (pageId: string, attempt = 0) => `clip-${pageId}-${attempt}`,
+  mail: (messageId: string) => `mail-${messageId}`,
+};
+
+/** Retries with exponential backoff; failures stay visible in the failed set. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 14 * 24 * 3600 },
+} as const;
