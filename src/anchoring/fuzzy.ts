@@ -1,0 +1,118 @@
+// Fuzzy quote search on normalised text: exact occurrences of short seeds (pieces of the quote,
+// the end of the prefix, the start of the suffix) vote for where the highlight now starts; the
+// best few places, plus the old position, are verified with bounded edit-distance matching and
+// scored with their context.
+import { anchorScore, type ContextSimilarity, contextSimilarity, type QuoteContext } from './context.ts';
+import { bestMatch, compilePattern } from './edit-distance.ts';
+
+export interface FuzzyMatch {
+  start: number;
+  end: number;
+  quoteSimilarity: number;
+  context: ContextSimilarity;
+  score: number;
+}
+
+interface Vote {
+  start: number;
+  weight: number;
+}
+
+const MAX_SEED_OCCURRENCES = 16;
+const MAX_QUOTE_SEEDS = 8;
+const MAX_CANDIDATES = 8;
+const CONTEXT_SEED_LENGTH = 12;
+
+function seedLengthFor(quoteLength: number): number {
+  if (quoteLength <= 12) return quoteLength;
+  return Math.min(24, Math.max(8, Math.floor(quoteLength / 4)));
+}
+
+/** Adds a vote for `seed` at each occurrence, unless it occurs too often to tell anything. */
+function voteForSeed(text: string, seed: string, startFromOccurrence: number, votes: Vote[]): void {
+  if (seed.length < 3) return;
+  const found: number[] = [];
+  for (let at = text.indexOf(seed); at !== -1; at = text.indexOf(seed, at + 1)) {
+    if (found.length === MAX_SEED_OCCURRENCES) return;
+    found.push(at);
+  }
+  for (const at of found) votes.push({ start: at + startFromOccurrence, weight: 1 / found.length });
+}
+
+function collectVotes(text: string, exact: string, context: QuoteContext): Vote[] {
+  const votes: Vote[] = [];
+  const seedLength = seedLengthFor(exact.length);
+  const seedCount = Math.max(1, Math.min(MAX_QUOTE_SEEDS, Math.floor(exact.length / seedLength)));
+  const span = exact.length - seedLength;
+  for (let i = 0; i < seedCount; i++) {
+    const offset = seedCount === 1 ? 0 : Math.round((i * span) / (seedCount - 1));
+    voteForSeed(text, exact.slice(offset, offset + seedLength), -offset, votes);
+  }
+  const prefixSeed = context.prefix.slice(-CONTEXT_SEED_LENGTH);
+  voteForSeed(text, prefixSeed, prefixSeed.length, votes);
+  voteForSeed(text, context.suffix.slice(0, CONTEXT_SEED_LENGTH), -exact.length, votes);
+  return votes;
+}
+
+/** Groups nearby votes and returns the likeliest starts, best first. */
+function likelyStarts(votes: Vote[], slack: number): number[] {
+  votes.sort((a, b) => a.start - b.start);
+  const groups: { start: number; weight: number; best: number }[] = [];
+  for (const vote of votes) {
+    const last = groups[groups.length - 1];
+    if (last && vote.start - last.start <= slack) {
+      last.weight += vote.weight;
+      if (vote.weight > last.best) last.best = vote.weight;
+      continue;
+    }
+    groups.push({ start: vote.start, weight: vote.weight, best: vote.weight });
+  }
+  groups.sort((a, b) => b.weight - a.weight);
+  return groups.slice(0, MAX_CANDIDATES).map((group) => group.start);
+}
+
+/**
+ * The best approximate occurrence of `exact` in `text` (both normalised) whose quote similarity
+ * reaches `minQuoteSimilarity`, or undefined.
+ */
+export function fuzzyMatch(
+  text: string,
+  exact: string,
+  context: QuoteContext,
+  expectedStart: number | undefined,
+  minQuoteSimilarity: number,
+): FuzzyMatch | undefined {
+  const length = exact.length;
+  if (length === 0 || text.length === 0) return undefined;
+  const slack = 16 + Math.ceil(length / 2);
+  const starts = likelyStarts(collectVotes(text, exact, context), slack);
+  if (expectedStart !== undefined && !starts.some((start) => Math.abs(start - expectedStart) <= slack)) {
+    starts.push(expectedStart);
+  }
+  if (starts.length === 0) return undefined;
+
+  const forward = compilePattern(exact);
+  const backward = compilePattern(exact, true);
+  const maxDistance = Math.floor(length * (1 - minQuoteSimilarity));
+  let best: FuzzyMatch | undefined;
+  for (const expected of starts) {
+    const from = Math.max(0, expected - slack);
+    const to = Math.min(text.length, expected + length + slack);
+    if (to <= from) continue;
+    const ending = bestMatch(forward, text, from, to, { target: expected + length });
+    if (ending.distance > maxDistance) continue;
+    const starting = bestMatch(backward, text, from, ending.offset, {
+      backward: true,
+      anchored: true,
+      target: ending.offset - length,
+    });
+    const quoteSimilarity = 1 - starting.distance / length;
+    if (quoteSimilarity < minQuoteSimilarity) continue;
+    const similarity = contextSimilarity(text, starting.offset, ending.offset, context);
+    const score = anchorScore(quoteSimilarity, similarity);
+    if (!best || score > best.score) {
+      best = { start: starting.offset, end: ending.offset, quoteSimilarity, context: similarity, score };
+    }
+  }
+  return best;
+}
