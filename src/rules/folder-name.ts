@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { FOLDER_NAME_MAX } from '../constants.ts';
+
+export type FolderNameError = 'empty' | 'forbiddenChars' | 'tooLong';
+export type FolderNameResult = { ok: true; name: string } | { ok: false; error: FolderNameError };
+
+export const FOLDER_NAME_ERROR_KEYS: Readonly<Record<FolderNameError, string>> = {
+  empty: 'errors.folderNameEmpty',
+  forbiddenChars: 'errors.folderNameChars',
+  tooLong: 'errors.folderNameTooLong',
+};
+
+const FORBIDDEN = /[/:\\]/;
+
+/**
+ * Folder name rules (spec section 5): not empty after trimming, no / : or backslash, at most 32
+ * characters counted as Unicode code points. On success `name` is the trimmed NFC form to store.
+ */
+export function validateFolderName(raw: string): FolderNameResult {
+  const name = raw.normalize('NFC').trim();
+  if (name === '') return { ok: false, error: 'empty' };
+  if (FORBIDDEN.test(name)) return { ok: false, error: 'forbiddenChars' };
+  if ([...name].length > FOLDER_NAME_MAX) return { ok: false, error: 'tooLong' };
+  return { ok: true, name };
+}
+
+/** Folder name schema: trims and NFC-normalises, then applies `validateFolderName`. */
+export const zFolderName = z
+  .string()
+  .normalize('NFC')
+  .trim()
+  .superRefine((value, ctx) => {
+    const result = validateFolderName(value);
+    if (!result.ok) ctx.addIssue({ code: 'custom', message: FOLDER_NAME_ERROR_KEYS[result.error] });
+  });
