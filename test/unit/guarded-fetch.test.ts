@@ -86,12 +86,12 @@ async function startServer(handler: http.RequestListener): Promise<LocalServer> 
 }
 
 /** A raw TCP server for responses node's http server will not produce (lying lengths, drips). */
-async function startRawServer(respond: (socket: net.Socket) => void) {
+async function startRawServer(respond: (socket: net.Socket, firstBytes: Buffer) => void) {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => {});
-    socket.once('data', () => respond(socket));
+    socket.once('data', (firstBytes: Buffer) => respond(socket, firstBytes));
   });
   const port = await listen(server);
   return {
@@ -568,5 +568,36 @@ describe('responses that lie about their length', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('https', () => {
+  test('TLS goes to the pinned address with the original name as SNI', async () => {
+    let clientHello = Buffer.alloc(0);
+    const server = await startRawServer((socket, firstBytes) => {
+      clientHello = firstBytes;
+      socket.end(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])); // fatal handshake_failure alert
+    });
+    try {
+      const port = server.target.split(':')[1];
+      const options = { ...baseOptions, allowedTargets: [`site.test:${port}`] };
+      expect((await refusal(guardedFetch(`https://site.test:${port}/`, options))).reason).toBe('connection');
+      expect(clientHello[0]).toBe(0x16); // a TLS handshake record
+      expect(clientHello.includes(Buffer.from('site.test'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('slow name resolution', () => {
+  test('a lookup that never answers is cut off by the total timeout', async () => {
+    const hanging: HostLookup = () => new Promise(() => {});
+    const started = performance.now();
+    const error = await refusal(
+      guardedFetch('http://slow.test/', { ...baseOptions, lookup: hanging, timeoutMs: 200 }),
+    );
+    expect(error.reason).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
