@@ -573,7 +573,7 @@ describe('responses that lie about their length', () => {
 
 describe('https', () => {
   test('TLS goes to the pinned address with the original name as SNI', async () => {
-    let clientHello = Buffer.alloc(0);
+    let clientHello: Buffer = Buffer.alloc(0);
     const server = await startRawServer((socket, firstBytes) => {
       clientHello = firstBytes;
       socket.end(Buffer.from([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28])); // fatal handshake_failure alert
