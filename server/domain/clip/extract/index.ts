@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { countWords } from '../../../../src/text/word-count.ts';
+import { focusOnArticleContainer } from './focus.ts';
 import { htmlToText } from './html-to-text.ts';
 import { absoluteUrl, readMetadata } from './metadata.ts';
 import { preClean } from './pre-clean.ts';
@@ -56,6 +57,7 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
   const metadata = readMetadata(document, url);
   const baseUrl = baseUrlOf(document, url);
   preClean(document);
+  if (process.env.NOFOCUS !== '1') focusOnArticleContainer(document);
   const parsed = new Readability<Element>(document, { serializer: (node) => node as Element }).parse();
   const body = parsed?.content ?? null;
   let contentHtml = '';

@@ -9,8 +9,15 @@ const HIDDEN_SELECTORS = [
   '[style*="display: none" i]',
 ];
 
+const CHROME_SELECTORS = (
+  process.env.CHROME ??
+  'nav|aside|footer|[role=navigation]|[role=complementary]|[role=contentinfo]|[role=banner]'
+)
+  .split('|')
+  .filter(Boolean);
+
 export function preClean(document: Document): void {
-  for (const selector of [...CAPTION_SELECTORS, ...HIDDEN_SELECTORS]) {
+  for (const selector of [...CAPTION_SELECTORS, ...HIDDEN_SELECTORS, ...CHROME_SELECTORS]) {
     for (const element of document.querySelectorAll(selector)) {
       if (element.tagName !== 'BODY' && element.tagName !== 'HTML') element.remove();
     }
