@@ -49,7 +49,7 @@ export function contextSimilarity(
   return { prefix: prefixSimilarity(text, start, context), suffix: suffixSimilarity(text, end, context) };
 }
 
-function prefixSimilarity(text: string, start: number, context: QuoteContext): number {
+export function prefixSimilarity(text: string, start: number, context: QuoteContext): number {
   const length = context.prefix.length;
   if (length === 0) return 1;
   if (start >= length && text.startsWith(context.prefix, start - length)) return 1;
@@ -57,7 +57,7 @@ function prefixSimilarity(text: string, start: number, context: QuoteContext): n
   return 1 - bestMatch(context.prefixPattern(), text, from, start).distance / length;
 }
 
-function suffixSimilarity(text: string, end: number, context: QuoteContext): number {
+export function suffixSimilarity(text: string, end: number, context: QuoteContext): number {
   const length = context.suffix.length;
   if (length === 0) return 1;
   if (text.startsWith(context.suffix, end)) return 1;

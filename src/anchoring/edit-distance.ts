@@ -45,6 +45,8 @@ export interface ScanResult {
   distance: number;
   /** End of the matched substring (forward) or its start (backward). */
   offset: number;
+  /** Every offset reaching `distance`, nearest to the target first. */
+  ties: number[];
 }
 
 export function bestMatch(
@@ -57,11 +59,12 @@ export function bestMatch(
   const { backward = false, anchored = false } = options;
   const target = options.target ?? (backward ? to : from);
   const { blockCount, peq, lastRowBit, zero } = pattern;
+  if (pattern.length === 0) return { distance: 0, offset: target, ties: [target] };
   const positive = new Int32Array(blockCount).fill(-1);
   const negative = new Int32Array(blockCount);
   let score = pattern.length;
-  let best: ScanResult = { distance: score, offset: backward ? to : from };
-  if (pattern.length === 0) return { distance: 0, offset: target };
+  let bestDistance = score;
+  let ties = [backward ? to : from];
 
   const steps = to - from;
   for (let step = 0; step < steps; step++) {
@@ -88,15 +91,15 @@ export function bestMatch(
       horizontal = out;
     }
     score += horizontal;
-    const offset = backward ? position : position + 1;
-    if (
-      score < best.distance ||
-      (score === best.distance && Math.abs(offset - target) < Math.abs(best.offset - target))
-    ) {
-      best = { distance: score, offset };
+    if (score < bestDistance) {
+      bestDistance = score;
+      ties = [backward ? position : position + 1];
+    } else if (score === bestDistance) {
+      ties.push(backward ? position : position + 1);
     }
   }
-  return best;
+  ties.sort((a, b) => Math.abs(a - target) - Math.abs(b - target));
+  return { distance: bestDistance, offset: ties[0]!, ties };
 }
 
 /** Similarity in 0..1 of a pattern to its best match anywhere in text[from, to). */

@@ -2,7 +2,14 @@
 // the end of the prefix, the start of the suffix) vote for where the highlight now starts; the
 // best few places, plus the old position, are verified with bounded edit-distance matching and
 // scored with their context.
-import { anchorScore, type ContextSimilarity, contextSimilarity, type QuoteContext } from './context.ts';
+import {
+  anchorScore,
+  type ContextSimilarity,
+  contextSimilarity,
+  prefixSimilarity,
+  type QuoteContext,
+  suffixSimilarity,
+} from './context.ts';
 import { bestMatch, compilePattern } from './edit-distance.ts';
 
 export interface FuzzyMatch {
@@ -72,6 +79,25 @@ function likelyStarts(votes: Vote[], slack: number): number[] {
 }
 
 /**
+ * Equally close matches are told apart by context, then by covering more (an earlier start, a
+ * later end), so an insertion at a highlight's edge does not cut off the text beyond it.
+ */
+const MAX_TIES = 8;
+function bestBy(offsets: number[], contextScore: (offset: number) => number, preferLater: boolean): number {
+  let best = offsets[0]!;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const offset of offsets.slice(0, MAX_TIES)) {
+    const score = contextScore(offset);
+    const wider = preferLater ? offset > best : offset < best;
+    if (score > bestScore || (score === bestScore && wider)) {
+      best = offset;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
  * The best approximate occurrence of `exact` in `text` (both normalised) whose quote similarity
  * reaches `minQuoteSimilarity`, or undefined.
  */
@@ -101,17 +127,19 @@ export function fuzzyMatch(
     if (to <= from) continue;
     const ending = bestMatch(forward, text, from, to, { target: expected + length });
     if (ending.distance > maxDistance) continue;
-    const starting = bestMatch(backward, text, from, ending.offset, {
+    const end = bestBy(ending.ties, (offset) => suffixSimilarity(text, offset, context), true);
+    const starting = bestMatch(backward, text, from, end, {
       backward: true,
       anchored: true,
-      target: ending.offset - length,
+      target: end - length,
     });
+    const start = bestBy(starting.ties, (offset) => prefixSimilarity(text, offset, context), false);
     const quoteSimilarity = 1 - starting.distance / length;
     if (quoteSimilarity < minQuoteSimilarity) continue;
-    const similarity = contextSimilarity(text, starting.offset, ending.offset, context);
+    const similarity = contextSimilarity(text, start, end, context);
     const score = anchorScore(quoteSimilarity, similarity);
     if (!best || score > best.score) {
-      best = { start: starting.offset, end: ending.offset, quoteSimilarity, context: similarity, score };
+      best = { start, end, quoteSimilarity, context: similarity, score };
     }
   }
   return best;
