@@ -1,0 +1,1 @@
+declare const __BUILD_VERSION__: string;

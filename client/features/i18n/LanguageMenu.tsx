@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { isLanguage, LANGUAGES } from '../../../src/constants.ts';
+import { Icon } from '../../components/icons/Icon.tsx';
+import { changeLanguage } from '../../i18n.ts';
+
+/** A native select: accessible and keyboard-ready out of the box, and no menu code on first load. */
+export function LanguageMenu() {
+  const { t, i18n } = useTranslation();
+  return (
+    <label className="language-select" title={t('language.label')}>
+      <Icon name="globe" />
+      <span className="visually-hidden">{t('language.label')}</span>
+      <select
+        data-testid="language-select"
+        value={i18n.language}
+        onChange={(event) => {
+          const value = event.target.value;
+          if (isLanguage(value)) void changeLanguage(value);
+        }}
+      >
+        {LANGUAGES.map((language) => (
+          <option key={language.code} value={language.code} lang={language.code}>
+            {language.nativeName}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,111 @@
+import { Dialog } from 'radix-ui';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
+import { Icon } from '../../components/icons/Icon.tsx';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
+import { currentRegionConfig } from '../../region.ts';
+import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
+import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { useSidebarStyle } from './sidebar-style.ts';
+
+export function Brand() {
+  const { t } = useTranslation();
+  return (
+    <Link href="/" className="brand">
+      <img src="/icon.svg" alt="" width={28} height={28} />
+      <span>{t('app.name')}</span>
+    </Link>
+  );
+}
+
+/** The mainland-China registration note, shown only in the chn region. */
+export function Footer() {
+  const { t } = useTranslation();
+  const noteKey = currentRegionConfig().footerNoteKey;
+  if (!noteKey) return null;
+  return (
+    <footer className="app-footer" data-testid="regulatory-footer">
+      {t(noteKey)}
+    </footer>
+  );
+}
+
+/** Theme, language and account controls: shared by the app and the sign-in pages. */
+export function TopBarActions() {
+  return (
+    <div className="topbar-actions">
+      <LanguageMenu />
+      <ThemeToggle />
+    </div>
+  );
+}
+
+/** Left navigation (list, mini or hidden; a drawer at 600 px or less), top bar and content. */
+export function AppShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const mobile = useMediaQuery(`(max-width: ${MOBILE_SIDEBAR_MAX}px)`);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { style, cycle } = useSidebarStyle();
+  const sidebarStyle = mobile ? 'mobile' : style;
+  return (
+    <div className="app-shell" data-sidebar={sidebarStyle}>
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      {!mobile && style !== 'hide' && (
+        <aside className="sidebar">
+          <Brand />
+          <Sidebar compact={style === 'mini'} />
+        </aside>
+      )}
+      <div className="app-main-column">
+        <header className="topbar">
+          {mobile ? (
+            <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
+              <Dialog.Trigger
+                className="icon-button"
+                aria-label={t('nav.openMenu')}
+                data-testid="open-drawer"
+              >
+                <Icon name="menu" />
+              </Dialog.Trigger>
+              <Dialog.Portal>
+                <Dialog.Overlay className="drawer-overlay" />
+                <Dialog.Content className="drawer" aria-describedby={undefined}>
+                  <div className="drawer-head">
+                    <Brand />
+                    <Dialog.Close className="icon-button" aria-label={t('nav.closeMenu')}>
+                      <Icon name="close" />
+                    </Dialog.Close>
+                  </div>
+                  <Dialog.Title className="visually-hidden">{t('nav.primary')}</Dialog.Title>
+                  <Sidebar compact={false} onNavigate={() => setDrawerOpen(false)} />
+                </Dialog.Content>
+              </Dialog.Portal>
+            </Dialog.Root>
+          ) : (
+            <button
+              type="button"
+              className="icon-button"
+              onClick={cycle}
+              aria-label={style === 'hide' ? t('nav.expandSidebar') : t('nav.collapseSidebar')}
+              data-testid="sidebar-style"
+            >
+              <Icon name="sidebar" />
+            </button>
+          )}
+          {(mobile || style === 'hide') && <Brand />}
+          <div className="topbar-spacer" />
+          <TopBarActions />
+        </header>
+        <main id="main" className="app-content" tabIndex={-1}>
+          {children}
+        </main>
+        <Footer />
+      </div>
+    </div>
+  );
+}

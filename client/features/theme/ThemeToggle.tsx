@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { Theme } from '../../../src/enums.ts';
+import { Icon } from '../../components/icons/Icon.tsx';
+import { setTheme, THEME_CYCLE, useTheme } from './theme-store.ts';
+
+const ICON = { [Theme.light]: 'sun', [Theme.dark]: 'moon', [Theme.system]: 'monitor' } as const;
+const LABEL = {
+  [Theme.light]: 'theme.light',
+  [Theme.dark]: 'theme.dark',
+  [Theme.system]: 'theme.system',
+} as const;
+
+/** Cycles light → dark → follow system. */
+export function ThemeToggle() {
+  const { t } = useTranslation();
+  const { theme } = useTheme();
+  const next = THEME_CYCLE[(THEME_CYCLE.indexOf(theme) + 1) % THEME_CYCLE.length] ?? Theme.system;
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      data-testid="theme-toggle"
+      data-theme-choice={theme}
+      aria-label={`${t('theme.toggle')}: ${t(LABEL[theme])}`}
+      title={`${t('theme.label')}: ${t(LABEL[theme])}`}
+      onClick={() => setTheme(next)}
+    >
+      <Icon name={ICON[theme]} />
+    </button>
+  );
+}

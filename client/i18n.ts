@@ -1,0 +1,74 @@
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { isLanguage, type Language, languageDirection, STORAGE_KEYS } from '../src/constants.ts';
+import en from '../src/i18n/locales/en.json' with { type: 'json' };
+import { pickLanguage } from '../src/regions.ts';
+import { currentRegion } from './region.ts';
+
+// English ships in the main bundle (it is every key's fallback); the other 16 load on demand.
+const lazyLocales = import.meta.glob<{ default: ResourceKey }>([
+  '../src/i18n/locales/*.json',
+  '!../src/i18n/locales/en.json',
+]);
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    if (language === 'en') return callback(null, en);
+    const load = lazyLocales[`../src/i18n/locales/${language}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => callback(null, module.default),
+      (error: Error) => callback(error, null),
+    );
+  },
+};
+
+function readStoredLanguage(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.language);
+  } catch {
+    return null;
+  }
+}
+
+function applyDocumentLanguage(language: string): void {
+  if (!isLanguage(language)) return;
+  document.documentElement.lang = language;
+  document.documentElement.dir = languageDirection(language);
+}
+
+export async function initI18n(): Promise<typeof i18n> {
+  const language = pickLanguage(
+    currentRegion(),
+    readStoredLanguage(),
+    navigator.languages ?? [navigator.language],
+  );
+  i18n.on('languageChanged', applyDocumentLanguage);
+  await i18n
+    .use(lazyBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: false,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
+  applyDocumentLanguage(language);
+  return i18n;
+}
+
+export async function changeLanguage(language: Language): Promise<void> {
+  try {
+    localStorage.setItem(STORAGE_KEYS.language, language);
+  } catch {
+    // Private mode: the choice lasts for this tab only.
+  }
+  await i18n.changeLanguage(language);
+}
+
+export { i18n };

@@ -1,0 +1,85 @@
+import { Activity, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { AppShell } from './features/shell/AppShell.tsx';
+import { DailyPage, PostDailyPage } from './pages/DailyPage.tsx';
+import { HomePage } from './pages/HomePage.tsx';
+
+// Everything but the kept-alive pages loads on demand, keeping the home route's JavaScript small.
+const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.RegisterPage })));
+const ForgetPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.ForgetPage })));
+const NotFoundPage = lazy(() =>
+  import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),
+);
+const SettingsPage = lazy(() =>
+  import('./pages/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
+);
+
+/** Spec: `/` (the notes list), `/daily` and `/postdaily` stay mounted when navigating away. */
+const KEPT_ALIVE: readonly { path: string; Page: ComponentType }[] = [
+  { path: '/', Page: HomePage },
+  { path: '/daily', Page: DailyPage },
+  { path: '/postdaily', Page: PostDailyPage },
+];
+
+const AUTH_PAGES: Record<string, ComponentType> = {
+  '/login': LoginPage,
+  '/register': RegisterPage,
+  '/forget': ForgetPage,
+};
+
+function isShellPath(path: string): boolean {
+  return (
+    KEPT_ALIVE.some((r) => r.path === path) || path === '/personSetting' || path.startsWith('/personSetting/')
+  );
+}
+
+/** Pages inside the app chrome. Kept-alive pages are hidden with <Activity>, never unmounted. */
+function ShellRoutes({ location }: { location: string }) {
+  const [visited, setVisited] = useState<ReadonlySet<string>>(() => new Set([location]));
+  useEffect(() => {
+    setVisited((prev) => (prev.has(location) ? prev : new Set(prev).add(location)));
+  }, [location]);
+  const keptAlive = KEPT_ALIVE.some((r) => r.path === location);
+  return (
+    <AppShell>
+      {KEPT_ALIVE.filter((r) => visited.has(r.path) || r.path === location).map(({ path, Page }) => (
+        <Activity key={path} mode={path === location ? 'visible' : 'hidden'}>
+          <Page />
+        </Activity>
+      ))}
+      {!keptAlive && (
+        <Switch>
+          <Route path="/personSetting">
+            <Redirect to="/personSetting/user" replace />
+          </Route>
+          <Route path="/personSetting/:page">{(params) => <SettingsPage segment={params.page} />}</Route>
+        </Switch>
+      )}
+    </AppShell>
+  );
+}
+
+export function AppRoutes() {
+  const [location] = useLocation();
+  const inShell = isShellPath(location);
+  // The shell stays mounted (hidden) on /login and /404, showing where the user last was.
+  const [lastShellLocation, setLastShellLocation] = useState<string | null>(inShell ? location : null);
+  useEffect(() => {
+    if (inShell) setLastShellLocation(location);
+  }, [inShell, location]);
+  const shellLocation = inShell ? location : lastShellLocation;
+  const AuthPage = AUTH_PAGES[location];
+  return (
+    <Suspense fallback={null}>
+      {shellLocation && (
+        <Activity mode={inShell ? 'visible' : 'hidden'}>
+          <ShellRoutes location={shellLocation} />
+        </Activity>
+      )}
+      {AuthPage && <AuthPage />}
+      {location === '/404' && <NotFoundPage />}
+      {!inShell && !AuthPage && location !== '/404' && <Redirect to="/404" replace />}
+    </Suspense>
+  );
+}

@@ -1,0 +1,29 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import superjson from 'superjson';
+import type { AppRouter } from '../server/trpc/app.router.ts';
+import { notify } from './lib/notify.ts';
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export function createTrpcClient() {
+  return createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: '/trpc', transformer: superjson, maxURLLength: 2000 })],
+  });
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      // Background refetches fail quietly; a first load that fails tells the user.
+      onError: (error, query) => {
+        if (query.state.data === undefined) notify.error(error);
+      },
+    }),
+    defaultOptions: {
+      queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false },
+      mutations: { onError: (error) => notify.error(error) },
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import { deepLinkSearch, legacyHashPath, parseDeepLink } from '../../src/deep-link.ts';
+
+describe('deep links (spec section 2)', () => {
+  test('?pi={page id}&vs={view style} opens a page in a view style', () => {
+    expect(parseDeepLink('?pi=abc-123&vs=card')).toEqual({
+      kind: 'page',
+      pageId: 'abc-123',
+      viewStyle: 'card',
+    });
+  });
+
+  test('?nx={note index}&vs={view style} opens a note', () => {
+    expect(parseDeepLink('nx=42&vs=list')).toEqual({ kind: 'note', noteIndex: '42', viewStyle: 'list' });
+  });
+
+  test('an unknown view style is dropped, the link still opens', () => {
+    expect(parseDeepLink('?pi=7&vs=poster')).toEqual({ kind: 'page', pageId: '7', viewStyle: null });
+  });
+
+  test('ids outside the digits-hyphen-letters alphabet are not links', () => {
+    expect(parseDeepLink('?pi=<script>')).toBeNull();
+    expect(parseDeepLink('?q=1')).toBeNull();
+  });
+
+  test('the hash form /#/?pi=… becomes a path', () => {
+    expect(legacyHashPath('#/?pi=9&vs=article')).toBe('/?pi=9&vs=article');
+    expect(legacyHashPath('#section')).toBeNull();
+  });
+
+  test('links round-trip', () => {
+    const link = { kind: 'note', noteIndex: 'n-1', viewStyle: 'card' } as const;
+    expect(parseDeepLink(deepLinkSearch(link))).toEqual(link);
+  });
+});
