@@ -16,8 +16,6 @@ import type { AnchorOptions, AnchorResult, HighlightSelectors } from './types.ts
 const DEFAULT_MIN_QUOTE_SIMILARITY = 0.75;
 /** Average context similarity above which an exact occurrence is taken without a fuzzy search. */
 const TRUSTED_CONTEXT = 0.5;
-/** Context a shifted position (see anchorAll) must show to be taken without a search. */
-const TRUSTED_SHIFTED_CONTEXT = 0.75;
 /** How much better a fuzzy match must score to beat an exact occurrence. */
 const FUZZY_MARGIN = 0.05;
 /** Quotes shorter than this (normalised) need agreeing context to be placed by a fuzzy match. */
@@ -84,7 +82,8 @@ function bestExactOccurrence(
     const placement = exactAt(text, exact, start, context);
     if (!placement) continue;
     const nearness = 1 - Math.min(1, Math.abs(start - oldStart) / Math.max(1, text.length));
-    const rank = placement.score + 0.05 * nearness;
+    // Nearness only breaks ties: its weight is below the smallest context difference that counts.
+    const rank = placement.score + 0.001 * nearness;
     if (rank > bestRank) {
       best = placement;
       bestRank = rank;
@@ -130,8 +129,10 @@ function anchorIn(
   const context = quoteContext(prefix, suffix);
   const oldStart = selectors.position?.start ?? Number.NaN;
 
+  // The stored position, or the shift the previous highlight moved by, is taken without a search
+  // only when the context on both sides is unchanged; anything less is ranked against every occurrence.
   const atPosition = exactAt(text, exact, oldStart, context);
-  if (atPosition && averageContext(atPosition.context) >= TRUSTED_CONTEXT) {
+  if (atPosition && atPosition.score === 1) {
     return {
       status: 'exact-position',
       start: atPosition.start,
@@ -141,7 +142,7 @@ function anchorIn(
   }
   if (shift !== 0) {
     const shifted = exactAt(text, exact, oldStart + shift, context);
-    if (shifted && averageContext(shifted.context) >= TRUSTED_SHIFTED_CONTEXT) {
+    if (shifted && shifted.score === 1) {
       return { status: 'exact-quote', start: shifted.start, end: shifted.end, score: shifted.score };
     }
   }

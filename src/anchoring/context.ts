@@ -20,7 +20,7 @@ export function quoteContext(prefix: string, suffix: string): QuoteContext {
     prefix,
     suffix,
     prefixPattern: () => {
-      prefixPattern ??= compilePattern(prefix);
+      prefixPattern ??= compilePattern(prefix, true);
       return prefixPattern;
     },
     suffixPattern: () => {
@@ -30,15 +30,15 @@ export function quoteContext(prefix: string, suffix: string): QuoteContext {
   };
 }
 
-/** Extra room around the stored context so an insertion next to the highlight costs little. */
+/** Extra room so context that grew (insertions inside it) is still compared whole. */
 function contextSlack(length: number): number {
   return 4 + (length >>> 1);
 }
 
 /**
- * Similarity in 0..1 of each stored context side to the text around [start, end): 1 when the text
- * next to the range is exactly the stored context; otherwise the best approximate occurrence of the
- * context in a small window beside the range. An empty stored side carries no information and is 1.
+ * Similarity in 0..1 of each stored context side to the text around [start, end): 1 - the edit
+ * distance between the stored prefix and the text ending at `start` (and the stored suffix and the
+ * text starting at `end`) over its length. An empty stored side carries no information and is 1.
  */
 export function contextSimilarity(
   text: string,
@@ -54,7 +54,8 @@ export function prefixSimilarity(text: string, start: number, context: QuoteCont
   if (length === 0) return 1;
   if (start >= length && text.startsWith(context.prefix, start - length)) return 1;
   const from = Math.max(0, start - length - contextSlack(length));
-  return 1 - bestMatch(context.prefixPattern(), text, from, start).distance / length;
+  const match = bestMatch(context.prefixPattern(), text, from, start, { backward: true, anchored: true });
+  return 1 - match.distance / length;
 }
 
 export function suffixSimilarity(text: string, end: number, context: QuoteContext): number {
@@ -62,7 +63,7 @@ export function suffixSimilarity(text: string, end: number, context: QuoteContex
   if (length === 0) return 1;
   if (text.startsWith(context.suffix, end)) return 1;
   const to = Math.min(text.length, end + length + contextSlack(length));
-  return 1 - bestMatch(context.suffixPattern(), text, end, to).distance / length;
+  return 1 - bestMatch(context.suffixPattern(), text, end, to, { anchored: true }).distance / length;
 }
 
 export function averageContext(similarity: ContextSimilarity): number {

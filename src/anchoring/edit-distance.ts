@@ -101,10 +101,3 @@ export function bestMatch(
   ties.sort((a, b) => Math.abs(a - target) - Math.abs(b - target));
   return { distance: bestDistance, offset: ties[0]!, ties };
 }
-
-/** Similarity in 0..1 of a pattern to its best match anywhere in text[from, to). */
-export function similarityWithin(pattern: CompiledPattern, text: string, from: number, to: number): number {
-  if (pattern.length === 0) return 1;
-  const { distance } = bestMatch(pattern, text, Math.max(0, from), Math.min(text.length, to));
-  return 1 - distance / pattern.length;
-}
