@@ -2,14 +2,24 @@
 // enough text, so that Readability scores only inside them instead of the whole page. A body
 // split over several marked blocks (e.g. around an ad slot) keeps all of its blocks.
 
-const BODY_CONTAINER_SELECTORS = (
-  process.env.FOCUS ??
-  '[itemprop="articleBody"]|[class*="article-body" i],[class*="articlebody" i],[class*="article__body" i],[class*="entry-content" i],[class*="post-content" i],[class*="post-body" i],[class*="article-text" i],[class*="story-content" i]'
-)
-  .split('|')
-  .filter(Boolean);
-const MIN_TEXT_LENGTH = Number(process.env.FOCUS_MIN ?? 500);
-const MIN_PART_LENGTH = Number(process.env.FOCUS_PART ?? 140);
+// Tried in order; the first that matches enough text wins. Class names are the common CMS ones.
+const BODY_CONTAINER_SELECTORS = [
+  '[itemprop="articleBody"]',
+  [
+    'article-body',
+    'articlebody',
+    'article__body',
+    'entry-content',
+    'post-content',
+    'post-body',
+    'article-text',
+    'story-content',
+  ]
+    .map((name) => `[class*="${name}" i]`)
+    .join(', '),
+];
+const MIN_TEXT_LENGTH = 500;
+const MIN_PART_LENGTH = 140;
 
 function textLength(element: Element): number {
   return (element.textContent ?? '').replace(/\s+/g, ' ').length;

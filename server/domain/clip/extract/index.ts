@@ -4,6 +4,7 @@ import { countWords } from '../../../../src/text/word-count.ts';
 import { focusOnArticleContainer } from './focus.ts';
 import { htmlToText } from './html-to-text.ts';
 import { absoluteUrl, readMetadata } from './metadata.ts';
+import { postClean } from './post-clean.ts';
 import { preClean } from './pre-clean.ts';
 import type { ExtractedArticle } from './types.ts';
 
@@ -57,12 +58,16 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
   const metadata = readMetadata(document, url);
   const baseUrl = baseUrlOf(document, url);
   preClean(document);
-  if (process.env.NOFOCUS !== '1') focusOnArticleContainer(document);
-  const parsed = new Readability<Element>(document, { serializer: (node) => node as Element }).parse();
+  focusOnArticleContainer(document);
+  const parsed = new Readability<Element>(document, {
+    serializer: (node) => node as Element,
+    keepClasses: true,
+  }).parse();
   const body = parsed?.content ?? null;
   let contentHtml = '';
   let text = '';
   if (body) {
+    postClean(body);
     makeUrlsAbsolute(body, baseUrl);
     contentHtml = body.innerHTML;
     text = htmlToText(body);

@@ -1,5 +1,6 @@
 // Removes, before Readability scores the page, blocks that are never article body: image captions
-// and credits, hidden elements, page chrome marked up with semantic roles.
+// and credits (the body's text conventions leave them out), hidden elements, and page chrome
+// marked up as such (navigation, asides, footers, banners).
 
 const CAPTION_SELECTORS = ['figcaption', '[class*="caption" i]', '[class*="credit" i]'];
 const HIDDEN_SELECTORS = [
@@ -9,12 +10,15 @@ const HIDDEN_SELECTORS = [
   '[style*="display: none" i]',
 ];
 
-const CHROME_SELECTORS = (
-  process.env.CHROME ??
-  'nav|aside|footer|[role=navigation]|[role=complementary]|[role=contentinfo]|[role=banner]'
-)
-  .split('|')
-  .filter(Boolean);
+const CHROME_SELECTORS = [
+  'nav',
+  'aside',
+  'footer',
+  '[role="navigation"]',
+  '[role="complementary"]',
+  '[role="contentinfo"]',
+  '[role="banner"]',
+];
 
 export function preClean(document: Document): void {
   for (const selector of [...CAPTION_SELECTORS, ...HIDDEN_SELECTORS, ...CHROME_SELECTORS]) {
