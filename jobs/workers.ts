@@ -18,7 +18,11 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     [QUEUES.maintenance]: { processor: maintenanceProcessor(em), concurrency: 1 },
   };
   const workers = Object.entries(processors).map(([name, spec]) => {
-    const worker = new Worker(name, spec.processor, { connection, concurrency: spec.concurrency });
+    const worker = new Worker(name, spec.processor, {
+      connection,
+      prefix: deps.config.redisPrefix,
+      concurrency: spec.concurrency,
+    });
     worker.on('failed', (job, err) =>
       log.warn('job failed', { queue: name, id: job?.id, attempts: job?.attemptsMade, error: err.message }),
     );

@@ -18,7 +18,7 @@ export async function boot(config: AppConfig): Promise<Booted> {
   if (applied.length) log.info('migrations applied', { applied });
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => log.warn('redis', { error: err.message }));
-  const queues = createQueues(redis);
+  const queues = createQueues(redis, config.redisPrefix);
   return {
     config,
     orm,

@@ -29,6 +29,11 @@ const zEnv = z.object({
   DATABASE_URL: zOptionalUrl,
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key (queues, rate limits, tickets): lets installs share one Redis. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w-]{1,40}$/)
+    .default('margin'),
   SMTP_URL: zOptionalUrl,
   MAIL_FROM: z.string().min(3).default('Margin <no-reply@margin.localhost>'),
   REGION: z.enum(REGIONS).default('us'),
@@ -54,6 +59,7 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   embeddedPgPort: number;
   redisUrl: string;
+  redisPrefix: string;
   smtpUrl: string | undefined;
   mailFrom: string;
   region: Region;
@@ -86,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     region: e.REGION,

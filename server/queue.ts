@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DEFAULT_JOB_OPTIONS, QUEUES, type QueueName } from '../src/jobs.ts';
+import { log } from './log.ts';
 
 /**
  * One connection factory for BullMQ. Workers need `maxRetriesPerRequest: null` (blocking
@@ -18,8 +19,13 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'probe'):
 
 export type Queues = Record<QueueName, Queue>;
 
-export function createQueues(connection: Redis): Queues {
-  const make = (name: QueueName) => new Queue(name, { connection, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+export function createQueues(connection: Redis, prefix: string): Queues {
+  const make = (name: QueueName) => {
+    const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    // Connection errors are reported by /healthz; without a listener they would be thrown.
+    queue.on('error', (err) => log.debug('queue error', { queue: name, error: err.message }));
+    return queue;
+  };
   return { clip: make(QUEUES.clip), mail: make(QUEUES.mail), maintenance: make(QUEUES.maintenance) };
 }
 

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import request from 'supertest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { createQueues, createRedis } from '../../server/queue.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+let deps: TestDeps;
+let redisProcess: ChildProcess;
+let port: number;
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  // A Redis of this test's own, so stopping it does not disturb other test files.
+  port = await freePort();
+  redisProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 50; i++) {
+    const probe = createRedis(`redis://127.0.0.1:${port}`, 'probe');
+    probe.on('error', () => {});
+    const up = await probe
+      .connect()
+      .then(() => true)
+      .catch(() => false);
+    probe.disconnect();
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('test redis-server did not start');
+});
+
+afterAll(async () => {
+  redisProcess.kill('SIGKILL');
+  await deps.close();
+});
+
+test('/healthz turns 503 when Redis stops, and 200 again when PostgreSQL and Redis answer', async () => {
+  const redis = createRedis(`redis://127.0.0.1:${port}`, 'producer');
+  redis.on('error', () => {});
+  const app = createApp({ ...deps, redis, queues: createQueues(redis, deps.config.redisPrefix) });
+
+  await request(app).get('/healthz').expect(200);
+
+  redisProcess.kill('SIGKILL');
+  await new Promise((r) => redisProcess.once('exit', r));
+  const down = await request(app).get('/healthz').expect(503);
+  expect(down.body).toEqual({ ok: false, checks: { postgres: true, redis: false } });
+  redis.disconnect();
+});

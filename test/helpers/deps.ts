@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { type AppConfig, loadConfig } from '../../server/config.ts';
+import { createOrm } from '../../server/db/orm.ts';
+import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
+import type { AppDeps } from '../../server/trpc/context.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestDeps extends AppDeps {
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * Real dependencies for one test file: its own PostgreSQL database and its own Redis key
+ * prefix, so files run in parallel without seeing each other's rows, queues or counters.
+ */
+export async function createTestDeps(env: Record<string, string> = {}): Promise<TestDeps> {
+  const database = await createTestDatabase();
+  const config: AppConfig = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `t-${randomBytes(5).toString('hex')}`,
+    ...env,
+  });
+  const orm = await createOrm(database.url, { pool: { min: 0, max: 4 } });
+  const redis = createRedis(config.redisUrl, 'producer');
+  const queues = createQueues(redis, config.redisPrefix);
+  return {
+    config,
+    orm,
+    redis,
+    queues,
+    database,
+    async close() {
+      await closeQueues(queues);
+      const keys = await redis.keys(`${config.redisPrefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await orm.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+
+describe('configuration', () => {
+  test('defaults need no environment at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      region: 'us',
+      redisUrl: 'redis://127.0.0.1:6379',
+      databaseUrl: undefined,
+    });
+  });
+
+  test('a bad variable fails start-up with a message naming it', () => {
+    expect(() => loadConfig({ PORT: 'eighty', REGION: 'mars' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', REGION: 'mars' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT/);
+      expect((error as Error).message).toMatch(/REGION/);
+    }
+  });
+
+  test('a malformed DATABASE_URL is named', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+  });
+
+  test('lists are split on commas', () => {
+    expect(loadConfig({ FETCH_ALLOW_TARGETS: '127.0.0.1:8080, localhost:9000' }).fetchAllowTargets).toEqual([
+      '127.0.0.1:8080',
+      'localhost:9000',
+    ]);
+  });
+});
