@@ -1,0 +1,191 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLIENT_DIST } from '../../server/static.ts';
+import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+
+let deps: TestDeps;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  deps = await createTestDeps();
+  server = await startServer(deps);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await deps?.close();
+});
+
+async function open(path: string, options = {}): Promise<Page> {
+  const context = await browser.newContext(contextOptions(options));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}${path}`);
+  (page as Page & { errors: string[] }).errors = errors;
+  return page;
+}
+
+describe('app shell in Chromium', () => {
+  test('the app boots on / with the left navigation and no page errors', async () => {
+    const page = await open('/');
+    await page.getByTestId('home').waitFor();
+    await expect(page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Later' }).count()).resolves.toBe(1);
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await page.context().close();
+  });
+
+  test('/personSetting redirects to /personSetting/user', async () => {
+    const page = await open('/personSetting');
+    await page.getByTestId('settings-user').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/personSetting/user');
+    await page.context().close();
+  });
+
+  test('an unknown path lands on /404, which has no app chrome', async () => {
+    const page = await open('/definitely/not/here');
+    await page.getByTestId('not-found').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/404');
+    expect(await page.locator('.sidebar, .topbar').count()).toBe(0);
+    await page.context().close();
+  });
+
+  test('/login shows the navigation bar and renders in English and in Simplified Chinese', async () => {
+    const en = await open('/login');
+    await expect(en.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back');
+    expect(await en.locator('.topbar').count()).toBe(1);
+    await en.context().close();
+
+    const zh = await open('/login', { locale: 'zh-CN' });
+    await zh.locator('html[lang="zh-CN"]').waitFor();
+    const heading = await zh.getByRole('heading', { level: 1 }).textContent();
+    expect(heading).toMatch(/[\u4e00-\u9fff]/);
+    await zh.context().close();
+  });
+
+  test('the theme toggles and survives a reload', async () => {
+    const page = await open('/', { colorScheme: 'light' });
+    const html = page.locator('html');
+    await expect(html.getAttribute('data-theme')).resolves.toBe('light');
+    const toggle = page.getByTestId('theme-toggle');
+    // Stored theme starts as "follow system"; the cycle is light → dark → system.
+    while ((await toggle.getAttribute('data-theme-choice')) !== 'y') await toggle.click();
+    await expect(html.getAttribute('data-theme')).resolves.toBe('dark');
+    expect(await page.evaluate(() => localStorage.getItem('margin.theme'))).toBe('y');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(12, 12, 12)');
+    await page.reload();
+    await page.getByTestId('home').waitFor();
+    await expect(html.getAttribute('data-theme')).resolves.toBe('dark');
+    await page.context().close();
+  });
+
+  test('switching the language changes the page text, the direction for Arabic, and is remembered', async () => {
+    const page = await open('/login');
+    await page.getByTestId('language-select').selectOption('de');
+    await page.locator('html[lang="de"]').waitFor();
+    const german = await page.getByRole('heading', { level: 1 }).textContent();
+    expect(german).not.toBe('Welcome back');
+    await page.getByTestId('language-select').selectOption('ar');
+    await page.locator('html[dir="rtl"]').waitFor();
+    await page.reload();
+    await page.locator('html[lang="ar"][dir="rtl"]').waitFor();
+    await page.context().close();
+  });
+
+  test('the kept-alive home list keeps its state while the user visits settings', async () => {
+    const page = await open('/');
+    await page.getByTestId('home').waitFor();
+    await page.evaluate(() => {
+      (document.querySelector('[data-testid="home"]') as HTMLElement).dataset.marker = 'still-here';
+    });
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('settings-user').waitFor();
+    await page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'All' }).click();
+    await expect(page.locator('[data-testid="home"]').getAttribute('data-marker')).resolves.toBe('still-here');
+    await page.context().close();
+  });
+
+  test('deep links ?pi=…&vs=… are parsed, and the hash form /#/?pi=… is accepted', async () => {
+    const page = await open('/#/?pi=page-42&vs=card');
+    await page.getByTestId('home').waitFor();
+    expect(new URL(page.url()).search).toBe('?pi=page-42&vs=card');
+    const state = JSON.parse((await page.getByTestId('home').getAttribute('data-deep-link')) ?? 'null');
+    expect(state).toEqual({ kind: 'page', pageId: 'page-42', viewStyle: 'card' });
+    await page.context().close();
+  });
+
+  test('the web manifest is linked with the build version', async () => {
+    const page = await open('/');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toMatch(/^\/manifest\.webmanifest\?v=\d+\.\d+\.\d+/);
+    await page.context().close();
+  });
+
+  test('the server forbids framing the app', async () => {
+    const page = await open('/404');
+    const blocked = await page.evaluate(async (url) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      document.body.appendChild(frame);
+      await new Promise((r) => setTimeout(r, 800));
+      try {
+        return frame.contentDocument?.querySelector('#root') === null || frame.contentDocument === null;
+      } catch {
+        return true;
+      }
+    }, `${server.url}/login`);
+    expect(blocked).toBe(true);
+    await page.context().close();
+  });
+
+  test('where headers are stripped (a proxy), the app still breaks out of a frame', async () => {
+    // A host that serves the built client without our headers and frames it, as a careless
+    // reverse proxy or a scraping site would.
+    const { readFileSync } = await import('node:fs');
+    const host = http.createServer((req, res) => {
+      if (req.url === '/framer') {
+        res.setHeader('Content-Type', 'text/html');
+        res.end('<!doctype html><title>framer</title><iframe src="/login" width="600" height="400"></iframe>');
+        return;
+      }
+      const file = req.url?.startsWith('/assets/') ? req.url : '/index.html';
+      try {
+        const body = readFileSync(`${CLIENT_DIST}${file}`);
+        res.setHeader('Content-Type', file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html');
+        res.end(body);
+      } catch {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    host.listen(0, '127.0.0.1');
+    await new Promise((r) => host.once('listening', r));
+    const { port } = host.address() as AddressInfo;
+    const context = await browser.newContext(contextOptions());
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${port}/framer`);
+    await page.waitForURL(`http://127.0.0.1:${port}/login`, { timeout: 10_000 });
+    await page.locator('[data-testid="login-form"]').waitFor();
+    await context.close();
+    host.close();
+  });
+
+  test('at 360 px the navigation is a drawer', async () => {
+    const page = await open('/', { viewport: { width: 360, height: 740 } });
+    await page.getByTestId('home').waitFor();
+    expect(await page.locator('aside.sidebar').count()).toBe(0);
+    await page.getByTestId('open-drawer').click();
+    await page.getByRole('dialog').getByRole('link', { name: 'Later' }).click();
+    await page.waitForURL(/nav=later/);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.context().close();
+  });
+});
