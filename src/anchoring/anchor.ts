@@ -22,6 +22,26 @@ const FUZZY_MARGIN = 0.05;
 const SHORT_QUOTE = 16;
 /** Exact occurrences ranked at most; the nearest to the old position are kept. */
 const MAX_OCCURRENCES = 256;
+/**
+ * Searches look first within this many code units (plus the quote's length) of where the
+ * highlight is expected, and go over the whole text only when that finds nothing convincing.
+ */
+const LOCAL_RADIUS = 4096;
+/** A fuzzy match found near the expected place with at least this score ends the search. */
+const CONVINCING_LOCAL_SCORE = 0.85;
+
+interface Window {
+  from: number;
+  to: number;
+}
+
+function localWindow(textLength: number, expected: number, quoteLength: number): Window | undefined {
+  if (!Number.isFinite(expected)) return undefined;
+  const radius = LOCAL_RADIUS + quoteLength;
+  const from = Math.max(0, expected - radius);
+  const to = Math.min(textLength, expected + radius + quoteLength);
+  return from === 0 && to === textLength ? undefined : { from, to };
+}
 
 const DETACHED: AnchorResult = { status: 'detached' };
 
@@ -62,9 +82,12 @@ function exactAt(text: string, exact: string, start: number, context: QuoteConte
   return { start, end, context: similarity, score: anchorScore(1, similarity) };
 }
 
-function exactOccurrences(text: string, exact: string, oldStart: number): number[] {
+function exactOccurrences(text: string, exact: string, oldStart: number, window?: Window): number[] {
+  const searched = window ? text.slice(window.from, window.to) : text;
+  const offset = window ? window.from : 0;
   const found: number[] = [];
-  for (let at = text.indexOf(exact); at !== -1; at = text.indexOf(exact, at + 1)) found.push(at);
+  for (let at = searched.indexOf(exact); at !== -1; at = searched.indexOf(exact, at + 1))
+    found.push(offset + at);
   if (found.length <= MAX_OCCURRENCES) return found;
   return found.sort((a, b) => Math.abs(a - oldStart) - Math.abs(b - oldStart)).slice(0, MAX_OCCURRENCES);
 }
@@ -75,10 +98,11 @@ function bestExactOccurrence(
   exact: string,
   oldStart: number,
   context: QuoteContext,
+  window?: Window,
 ): Placement | undefined {
   let best: Placement | undefined;
   let bestRank = Number.NEGATIVE_INFINITY;
-  for (const start of exactOccurrences(text, exact, oldStart)) {
+  for (const start of exactOccurrences(text, exact, oldStart, window)) {
     const placement = exactAt(text, exact, start, context);
     if (!placement) continue;
     const nearness = 1 - Math.min(1, Math.abs(start - oldStart) / Math.max(1, text.length));
@@ -95,15 +119,32 @@ function bestExactOccurrence(
 function fuzzyPlacement(
   page: PageText,
   selectors: HighlightSelectors,
-  oldStart: number,
+  expected: number,
   minQuoteSimilarity: number,
 ): Placement | undefined {
   const { exact, prefix, suffix } = selectors.quote;
   const normalized = page.normalized();
   const normalizedExact = normalizeText(exact).text;
   const context = quoteContext(normalizeText(prefix).text, normalizeText(suffix).text);
-  const expectedStart = Number.isInteger(oldStart) ? toNormalizedOffset(normalized, oldStart) : undefined;
-  const match = fuzzyMatch(normalized.text, normalizedExact, context, expectedStart, minQuoteSimilarity);
+  const expectedStart = Number.isFinite(expected) ? toNormalizedOffset(normalized, expected) : undefined;
+  const search = (window?: Window) =>
+    fuzzyMatch(
+      normalized.text,
+      normalizedExact,
+      context,
+      expectedStart,
+      minQuoteSimilarity,
+      window && { text: normalized.text.slice(window.from, window.to), offset: window.from },
+    );
+  const window =
+    expectedStart === undefined
+      ? undefined
+      : localWindow(normalized.text.length, expectedStart, normalizedExact.length);
+  let match = window ? search(window) : undefined;
+  if (!match || match.score < CONVINCING_LOCAL_SCORE) {
+    const global = search();
+    if (global && (!match || global.score > match.score)) match = global;
+  }
   if (!match) return undefined;
   const trustworthy =
     match.quoteSimilarity === 1 ||
@@ -147,14 +188,17 @@ function anchorIn(
     }
   }
 
-  const exactMatch = bestExactOccurrence(text, exact, Number.isFinite(oldStart) ? oldStart : 0, context);
+  const expected = Number.isFinite(oldStart) ? oldStart + shift : 0;
+  const window = localWindow(text.length, expected, exact.length);
+  const nearby = window && bestExactOccurrence(text, exact, expected, context, window);
+  const exactMatch = nearby?.score === 1 ? nearby : bestExactOccurrence(text, exact, expected, context);
   if (exactMatch && averageContext(exactMatch.context) >= TRUSTED_CONTEXT) {
     const status = exactMatch.start === oldStart ? 'exact-position' : 'exact-quote';
     return { status, start: exactMatch.start, end: exactMatch.end, score: exactMatch.score };
   }
 
   const minQuoteSimilarity = options.minQuoteSimilarity ?? DEFAULT_MIN_QUOTE_SIMILARITY;
-  const fuzzy = fuzzyPlacement(page, selectors, oldStart, minQuoteSimilarity);
+  const fuzzy = fuzzyPlacement(page, selectors, expected, minQuoteSimilarity);
   if (exactMatch && !(fuzzy && fuzzy.score > exactMatch.score + FUZZY_MARGIN)) {
     const status = exactMatch.start === oldStart ? 'exact-position' : 'exact-quote';
     return { status, start: exactMatch.start, end: exactMatch.end, score: exactMatch.score };

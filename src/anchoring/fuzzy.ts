@@ -35,18 +35,26 @@ function seedLengthFor(quoteLength: number): number {
   return Math.min(24, Math.max(8, Math.floor(quoteLength / 4)));
 }
 
+/** A part of the text to search: the whole of it, or a window around where a highlight should be. */
+export interface SearchArea {
+  /** The searched text (a slice of the page's normalised text). */
+  text: string;
+  /** Offset of `text` in the page's normalised text. */
+  offset: number;
+}
+
 /** Adds a vote for `seed` at each occurrence, unless it occurs too often to tell anything. */
-function voteForSeed(text: string, seed: string, startFromOccurrence: number, votes: Vote[]): void {
+function voteForSeed(area: SearchArea, seed: string, startFromOccurrence: number, votes: Vote[]): void {
   if (seed.length < 3) return;
   const found: number[] = [];
-  for (let at = text.indexOf(seed); at !== -1; at = text.indexOf(seed, at + 1)) {
+  for (let at = area.text.indexOf(seed); at !== -1; at = area.text.indexOf(seed, at + 1)) {
     if (found.length === MAX_SEED_OCCURRENCES) return;
-    found.push(at);
+    found.push(area.offset + at);
   }
   for (const at of found) votes.push({ start: at + startFromOccurrence, weight: 1 / found.length });
 }
 
-function collectVotes(text: string, exact: string, context: QuoteContext): Vote[] {
+function collectVotes(text: SearchArea, exact: string, context: QuoteContext): Vote[] {
   const votes: Vote[] = [];
   const seedLength = seedLengthFor(exact.length);
   const seedCount = Math.max(1, Math.min(MAX_QUOTE_SEEDS, Math.floor(exact.length / seedLength)));
@@ -99,7 +107,8 @@ function bestBy(offsets: number[], contextScore: (offset: number) => number, pre
 
 /**
  * The best approximate occurrence of `exact` in `text` (both normalised) whose quote similarity
- * reaches `minQuoteSimilarity`, or undefined.
+ * reaches `minQuoteSimilarity`, or undefined. Seeds are looked up in `area` (all of `text` unless
+ * a window is given); matches are verified against the whole text.
  */
 export function fuzzyMatch(
   text: string,
@@ -107,11 +116,12 @@ export function fuzzyMatch(
   context: QuoteContext,
   expectedStart: number | undefined,
   minQuoteSimilarity: number,
+  area: SearchArea = { text, offset: 0 },
 ): FuzzyMatch | undefined {
   const length = exact.length;
   if (length === 0 || text.length === 0) return undefined;
   const slack = 16 + Math.ceil(length / 2);
-  const starts = likelyStarts(collectVotes(text, exact, context), slack);
+  const starts = likelyStarts(collectVotes(area, exact, context), slack);
   if (expectedStart !== undefined && !starts.some((start) => Math.abs(start - expectedStart) <= slack)) {
     starts.push(expectedStart);
   }

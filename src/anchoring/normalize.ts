@@ -76,73 +76,66 @@ function entityAt(text: string, offset: number): { value: string; length: number
   return value === undefined ? undefined : { value, length: match[0].length };
 }
 
+/** The longest fold ('…' → '...') triples a code unit. */
+const MAX_EXPANSION = 3;
+
 export function normalizeText(text: string): NormalizedText {
-  const codes: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const capacity = text.length * MAX_EXPANSION;
+  const codes = new Uint16Array(capacity);
+  const starts = new Int32Array(capacity);
+  const ends = new Int32Array(capacity);
+  let length = 0;
   let inWhitespace = false;
 
-  const emit = (value: string, from: number, to: number): void => {
-    for (let k = 0; k < value.length; k++) {
-      const code = value.charCodeAt(k);
-      if (REMOVED.has(code)) continue;
-      if (isWhitespace(code)) {
-        if (inWhitespace) {
-          ends[ends.length - 1] = to;
-          continue;
-        }
-        inWhitespace = true;
-        codes.push(0x20);
-      } else {
-        inWhitespace = false;
-        const folded = FOLDED.get(code);
-        if (folded !== undefined) {
-          for (let f = 0; f < folded.length; f++) {
-            codes.push(folded.charCodeAt(f));
-            starts.push(from);
-            ends.push(to);
-          }
-          continue;
-        }
-        codes.push(code);
-      }
-      starts.push(from);
-      ends.push(to);
+  const push = (code: number, from: number, to: number): void => {
+    codes[length] = code;
+    starts[length] = from;
+    ends[length] = to;
+    length++;
+  };
+  const emit = (code: number, from: number, to: number): void => {
+    if (REMOVED.has(code)) return;
+    if (isWhitespace(code)) {
+      if (inWhitespace) ends[length - 1] = to;
+      else push(0x20, from, to);
+      inWhitespace = true;
+      return;
     }
+    inWhitespace = false;
+    const folded = FOLDED.get(code);
+    if (folded === undefined) push(code, from, to);
+    else for (let f = 0; f < folded.length; f++) push(folded.charCodeAt(f), from, to);
   };
 
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
-    if (code === 0x26) {
-      const entity = entityAt(text, i);
-      if (entity) {
-        emit(entity.value, i, i + entity.length);
-        i += entity.length;
-        continue;
-      }
-    }
-    if (code < 0x80 && code !== 0x20 && !(code >= 0x09 && code <= 0x0d)) {
-      // Fast path for plain ASCII.
+    if (code > 0x20 && code < 0x80 && code !== 0x26) {
+      // Plain printable ASCII other than '&' is kept as is.
       inWhitespace = false;
-      codes.push(code);
-      starts.push(i);
-      ends.push(i + 1);
-    } else {
-      emit(text[i]!, i, i + 1);
+      push(code, i, i + 1);
+      i++;
+      continue;
     }
+    const entity = code === 0x26 ? entityAt(text, i) : undefined;
+    if (entity) {
+      for (let k = 0; k < entity.value.length; k++) emit(entity.value.charCodeAt(k), i, i + entity.length);
+      i += entity.length;
+      continue;
+    }
+    emit(code, i, i + 1);
     i++;
   }
 
   let normalized = '';
   const CHUNK = 8192;
-  for (let k = 0; k < codes.length; k += CHUNK) {
-    normalized += String.fromCharCode(...codes.slice(k, k + CHUNK));
+  for (let k = 0; k < length; k += CHUNK) {
+    normalized += String.fromCharCode(...codes.subarray(k, Math.min(length, k + CHUNK)));
   }
   return {
     text: normalized,
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
+    starts: starts.slice(0, length),
+    ends: ends.slice(0, length),
     originalLength: text.length,
   };
 }
