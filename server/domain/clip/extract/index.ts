@@ -13,8 +13,25 @@ export type { ExtractedArticle } from './types.ts';
 const EXCERPT_LENGTH = 300;
 const URL_ATTRIBUTES = ['href', 'src', 'poster'] as const;
 
+const HEAD_ONLY_TAGS = new Set(['HEAD', 'BODY', 'TITLE', 'META', 'LINK', 'BASE', 'STYLE', 'SCRIPT']);
+
+// linkedom does not run the HTML tree-construction rules that imply <html> and <body>, so a
+// fragment, or content placed outside <body>, is moved to where a browser would put it.
 function parseDocument(html: string): Document {
-  return (parseHTML(html) as unknown as { document: Document }).document;
+  let { document } = parseHTML(html) as unknown as { document: Document };
+  if (document.documentElement?.tagName !== 'HTML') {
+    document = (
+      parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`) as unknown as {
+        document: Document;
+      }
+    ).document;
+  }
+  const body = document.body;
+  for (const child of [...document.documentElement.childNodes]) {
+    if (child.nodeType === 1 && HEAD_ONLY_TAGS.has((child as Element).tagName)) continue;
+    if (child.nodeType === 1 || child.nodeType === 3) body.append(child);
+  }
+  return document;
 }
 
 function makeUrlsAbsolute(root: Element, baseUrl: string): void {
@@ -53,6 +70,15 @@ function truncate(text: string, length: number): string {
   return `${(lastSpace > length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
 
+// Readability gives up on pages with too little text to score (a short note, a one-line post); the
+// page's own body, stripped of chrome, is then the best answer.
+function wholeBodyFallback(html: string): Element | null {
+  const document = parseDocument(html);
+  preClean(document);
+  for (const element of document.querySelectorAll('script, style, noscript, template')) element.remove();
+  return document.body;
+}
+
 export function extractArticle(html: string, url: string): ExtractedArticle {
   const document = parseDocument(html);
   const metadata = readMetadata(document, url);
@@ -63,13 +89,14 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
     serializer: (node) => node as Element,
     keepClasses: true,
   }).parse();
-  const body = parsed?.content ?? null;
+  let body = parsed?.content ?? null;
+  if (body) postClean(body);
+  if (!body || !body.textContent?.trim()) body = wholeBodyFallback(html);
   let contentHtml = '';
   let text = '';
   if (body) {
-    postClean(body);
     makeUrlsAbsolute(body, baseUrl);
-    contentHtml = body.innerHTML;
+    contentHtml = body.innerHTML.trim();
     text = htmlToText(body);
   }
   return {

@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ExtractionFailedError,
+  ExtractionPool,
+  ExtractionTimeoutError,
+} from '../../server/domain/clip/extract-in-worker.ts';
+
+const SMALL_PAGE = `<html><head><meta property="og:title" content="Small"></head><body><article>${'<p>A short and ordinary paragraph about gardens, soil and the weather this spring.</p>'.repeat(6)}</article></body></html>`;
+const pageOf = (paragraphs: number): string =>
+  `<html><body><article>${'<p>lorem ipsum dolor sit amet <b>x</b></p>'.repeat(paragraphs)}</article></body></html>`;
+
+describe('ExtractionPool', () => {
+  const pools: ExtractionPool[] = [];
+  const pool = (options: ConstructorParameters<typeof ExtractionPool>[0]): ExtractionPool => {
+    const created = new ExtractionPool(options);
+    pools.push(created);
+    return created;
+  };
+  afterAll(() => Promise.all(pools.map((created) => created.close())));
+
+  it('extracts a page in a worker thread, dates included', async () => {
+    const article = await pool({ size: 1 }).extract(SMALL_PAGE, 'https://example.com/a');
+    expect(article.title).toBe('Small');
+    expect(article.text).toContain('ordinary paragraph about gardens');
+    expect(article.publishedAt).toBeNull();
+  });
+
+  it('terminates a page that runs past the time limit and keeps serving the next one', async () => {
+    const limited = pool({ size: 1, timeoutMs: 40 });
+    const slow = limited.extract(pageOf(40_000), 'https://example.com/slow');
+    await expect(slow).rejects.toBeInstanceOf(ExtractionTimeoutError);
+    await expect(slow).rejects.toMatchObject({ reason: 'timeout' });
+    const next = await pool({ size: 1 }).extract(SMALL_PAGE, 'https://example.com/b');
+    expect(next.wordCount).toBeGreaterThan(50);
+    // The same pool replaces its terminated worker.
+    const limitedButSmall = await limited.extract('<p>x</p>', 'https://example.com/c');
+    expect(limitedButSmall.text).toBe('x');
+  });
+
+  it('rejects a page that exhausts the heap without crashing the process', async () => {
+    const capped = pool({ size: 1, maxHeapMb: 64, timeoutMs: 30_000, maxHtmlLength: 50_000_000 });
+    const huge = capped.extract(pageOf(300_000), 'https://example.com/huge');
+    await expect(huge).rejects.toBeInstanceOf(ExtractionFailedError);
+    await expect(huge).rejects.toMatchObject({ reason: 'out-of-memory' });
+    const next = await capped.extract(SMALL_PAGE, 'https://example.com/after');
+    expect(next.title).toBe('Small');
+  });
+
+  it('refuses a document over the size limit without parsing it', async () => {
+    const sized = pool({ size: 1, maxHtmlLength: 1000 });
+    await expect(sized.extract(pageOf(100), 'https://example.com/')).rejects.toMatchObject({
+      reason: 'too-large',
+    });
+  });
+
+  it('runs queued jobs when more pages arrive than there are workers', async () => {
+    const shared = pool({ size: 2 });
+    const articles = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => shared.extract(SMALL_PAGE, `https://example.com/${i}`)),
+    );
+    expect(articles.map((article) => article.title)).toEqual(Array(5).fill('Small'));
+  });
+});
