@@ -1,12 +1,14 @@
 // Extraction benchmark: `npm run bench:extract -- --html-dir DIR --out FILE [--compare]`.
 // Writes { "<file id>": { "articleBody": "…" } } for the score-extraction.py scorer and prints
-// time per page, throughput and peak memory. --compare also runs plain Readability on jsdom.
+// time per page, throughput and peak memory. --compare also runs plain Readability on jsdom (output
+// in FILE.readability.json) and on linkedom (FILE.readability-linkedom.json).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { JSDOM, VirtualConsole } from 'jsdom';
+import { parseHTML } from 'linkedom';
 import { decodeHtml } from '../../server/domain/clip/decode.ts';
 import { extractArticle } from '../../server/domain/clip/extract/index.ts';
 
@@ -47,6 +49,10 @@ const extractors: Record<string, Extractor> = {
     const { document } = new JSDOM(page.html, { url: page.url, virtualConsole: quietConsole }).window;
     return new Readability(document).parse()?.textContent ?? '';
   },
+  'readability-linkedom': (page) => {
+    const { document } = parseHTML(page.html) as unknown as { document: Document };
+    return new Readability(document).parse()?.textContent ?? '';
+  },
 };
 
 function percentile(sorted: number[], fraction: number): number {
@@ -78,9 +84,9 @@ function run(name: string, extract: Extractor, pages: Page[], outFile: string): 
   writeFileSync(outFile, `${JSON.stringify(output, null, 1)}\n`);
   const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
   console.log(
-    `${name.padEnd(18)} pages=${pages.length} p50=${percentile(timings, 0.5).toFixed(1)} ms ` +
+    `${name.padEnd(20)} pages=${pages.length} p50=${percentile(timings, 0.5).toFixed(1)} ms ` +
       `p95=${percentile(timings, 0.95).toFixed(1)} ms pages/s=${(pages.length / elapsed).toFixed(1)} ` +
-      `peak rss=${mb(peakRss)} peak heap=${mb(peakHeap)} -> ${outFile}`,
+      `peak rss=${mb(peakRss)} peak heap=${mb(peakHeap)} (process-wide) -> ${outFile}`,
   );
 }
 
@@ -103,5 +109,12 @@ for (const page of pages.slice(0, 3)) extractors.ours?.(page);
 run('ours', extractors.ours!, pages, out);
 if (values.compare) {
   const readabilityOut = `${out.replace(/\.json$/, '')}.readability.json`;
+  // Linkedom first: jsdom leaves a large heap behind that would slow whatever runs after it.
+  run(
+    'readability-linkedom',
+    extractors['readability-linkedom']!,
+    pages,
+    `${out.replace(/\.json$/, '')}.readability-linkedom.json`,
+  );
   run('readability-jsdom', extractors['readability-jsdom']!, pages, readabilityOut);
 }

@@ -91,11 +91,13 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
   }).parse();
   let body = parsed?.content ?? null;
   if (body) postClean(body);
-  if (!body || !body.textContent?.trim()) body = wholeBodyFallback(html);
+  if (!body?.textContent?.trim()) body = wholeBodyFallback(html);
   let contentHtml = '';
   let text = '';
   if (body) {
     makeUrlsAbsolute(body, baseUrl);
+    // Classes were kept only for post-cleaning; the reader styles the body itself.
+    for (const element of body.querySelectorAll('[class]')) element.removeAttribute('class');
     contentHtml = body.innerHTML.trim();
     text = htmlToText(body);
   }
