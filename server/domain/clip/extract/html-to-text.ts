@@ -44,10 +44,6 @@ const BLOCK_TAGS = new Set([
 ]);
 const SKIPPED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'svg', 'SVG']);
 
-export function isBlockTag(tagName: string): boolean {
-  return BLOCK_TAGS.has(tagName.toUpperCase());
-}
-
 export function htmlToText(root: Node): string {
   const paragraphs: string[] = [];
   let current = '';
