@@ -1,9 +1,13 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { Session } from '../server/db/entities/index.ts';
+import { zDeleteUserFilesJob } from '../src/jobs.ts';
 
 export const MAINTENANCE_JOBS = {
   purgeExpiredSessions: 'purge-expired-sessions',
+  deleteUserFiles: 'delete-user-files',
 } as const;
 
 /** Deletes sessions past their expiry. Idempotent: running it twice deletes nothing more. */
@@ -11,11 +15,21 @@ export async function purgeExpiredSessions(em: EntityManager, now = new Date()):
   return em.nativeDelete(Session, { expiresAt: { $lte: now } });
 }
 
-export function maintenanceProcessor(em: () => EntityManager) {
+/** Where a user's stored files live (uploads, exports); removed when the account is deleted. */
+export function userFilesDir(dataDir: string, userId: number): string {
+  return path.join(dataDir, 'files', String(userId));
+}
+
+export function maintenanceProcessor(em: () => EntityManager, dataDir: string) {
   return async (job: Job): Promise<unknown> => {
     switch (job.name) {
       case MAINTENANCE_JOBS.purgeExpiredSessions:
         return { deleted: await purgeExpiredSessions(em()) };
+      case MAINTENANCE_JOBS.deleteUserFiles: {
+        const { userId } = zDeleteUserFilesJob.parse(job.data);
+        await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
+        return { userId };
+      }
       default:
         throw new Error(`unknown maintenance job ${job.name}`);
     }

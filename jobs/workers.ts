@@ -1,8 +1,10 @@
 import { type Processor, Worker } from 'bullmq';
+import { createMailer } from '../server/domain/mail/mailer.ts';
 import { log } from '../server/log.ts';
 import { createRedis } from '../server/queue.ts';
 import type { AppDeps } from '../server/trpc/context.ts';
 import { QUEUES, type QueueName } from '../src/jobs.ts';
+import { mailProcessor } from './mail.processor.ts';
 import { MAINTENANCE_JOBS, maintenanceProcessor } from './maintenance.processor.ts';
 
 export interface RunningWorkers {
@@ -14,8 +16,10 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   const connection = createRedis(deps.config.redisUrl, 'worker');
   connection.on('error', (err) => log.warn('redis (worker)', { error: err.message }));
   const em = () => deps.orm.em.fork();
+  const mailer = createMailer(deps.config);
   const processors: Partial<Record<QueueName, { processor: Processor; concurrency: number }>> = {
-    [QUEUES.maintenance]: { processor: maintenanceProcessor(em), concurrency: 1 },
+    [QUEUES.maintenance]: { processor: maintenanceProcessor(em, deps.config.dataDir), concurrency: 1 },
+    [QUEUES.mail]: { processor: mailProcessor(mailer), concurrency: 4 },
   };
   const workers = Object.entries(processors).map(([name, spec]) => {
     const worker = new Worker(name, spec.processor, {
@@ -37,6 +41,7 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      mailer.close();
       connection.disconnect();
     },
   };

@@ -1,5 +1,6 @@
 // Every migration in order. Listed by hand (not discovered from disk) so the same list works
 // from TypeScript sources under Node's type stripping and inside the container image.
 import { Migration20261121053701_initial } from './Migration20261121053701_initial.ts';
+import { Migration20261121054358_accounts } from './Migration20261121054358_accounts.ts';
 
-export const MIGRATIONS = [Migration20261121053701_initial];
+export const MIGRATIONS = [Migration20261121053701_initial, Migration20261121054358_accounts];

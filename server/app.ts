@@ -1,11 +1,13 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
 import { parse as parseCookies } from 'cookie';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
 import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
+import { sessionCookies } from './http/session-cookie.ts';
+import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { clientRouter } from './static.ts';
@@ -40,6 +42,19 @@ function securityHeaders() {
   });
 }
 
+/**
+ * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain
+ * cross-site form (which cannot send application/json without a CORS preflight) cannot act
+ * with the user's cookie.
+ */
+const requireJsonMutations: RequestHandler = (req, res, next) => {
+  if (req.method === 'POST' && !req.is('application/json')) {
+    res.status(415).json({ error: 'errors.invalidInput' });
+    return;
+  }
+  next();
+};
+
 /** Builds the Express app without listening: the supertest target and what main.ts serves. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -62,13 +77,26 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(
     '/trpc',
+    requireJsonMutations,
     express.json({ limit: BODY_LIMIT }),
     createExpressMiddleware({
       router: appRouter,
       createContext: async ({ req, res }): Promise<Context> => {
         const token = parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
         const signedIn = await findSignedIn(deps.orm.em.fork(), token);
-        return { ...deps, req, res, user: signedIn?.user ?? null, session: signedIn?.session ?? null };
+        return {
+          ...deps,
+          req,
+          res,
+          user: signedIn?.user ?? null,
+          session: signedIn?.session ?? null,
+          client: {
+            ip: req.ip ?? null,
+            userAgent: req.get('user-agent') ?? null,
+            language: languageFromHeader(req.get('x-lang') ?? req.get('accept-language')),
+          },
+          cookies: sessionCookies(req, res),
+        };
       },
       onError({ error, path }) {
         if (error.code === 'INTERNAL_SERVER_ERROR')

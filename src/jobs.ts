@@ -23,7 +23,10 @@ export type ClipJob = z.infer<typeof zClipJob>;
 export const jobIds = {
   clip: (pageId: string, attempt = 0) => `clip-${pageId}-${attempt}`,
   mail: (messageId: string) => `mail-${messageId}`,
+  deleteUserFiles: (userId: number) => `delete-user-files-${userId}`,
 };
+
+export const zDeleteUserFilesJob = z.object({ userId: z.number().int().positive() });
 
 /** Retries with exponential backoff; failures stay visible in the failed set. */
 export const DEFAULT_JOB_OPTIONS = {

@@ -9,6 +9,7 @@ import {
   router,
 } from '../../server/trpc/init.ts';
 import { AppError } from '../../src/errors.ts';
+import { contextFor } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 
 // A router made of the real base procedures, to check what every feature router inherits.
@@ -49,7 +50,7 @@ afterAll(() => deps.close());
 
 function callerAs(user: User | null) {
   const session = user ? ({ tokenHash: 'x', user } as unknown as Session) : null;
-  return createCaller({ ...deps, req: undefined, res: undefined, user, session });
+  return createCaller(contextFor(deps, user && session ? { user, session } : null));
 }
 
 describe('base procedures', () => {
@@ -110,7 +111,7 @@ describe('the error formatter over HTTP', () => {
       '/trpc',
       createExpressMiddleware({
         router: probeRouter,
-        createContext: () => ({ ...deps, req: undefined, res: undefined, user: null, session: null }),
+        createContext: () => contextFor(deps),
       }),
     );
     const crash = await request(app).get('/trpc/crash').expect(500);

@@ -9,7 +9,9 @@ import { gzipSync } from 'node:zlib';
 export function homeRouteScripts(distDir: string): { file: string; gzipBytes: number }[] {
   const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const entries = [...html.matchAll(/<script[^>]+src="\/([^"]+\.js)"/g)].map((m) => m[1] as string);
-  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g)].map((m) => m[1] as string);
+  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]+href="\/([^"]+\.js)"/g)].map(
+    (m) => m[1] as string,
+  );
   const seen = new Set<string>();
   const queue = [...entries, ...preloads];
   while (queue.length) {

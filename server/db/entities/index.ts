@@ -1,8 +1,12 @@
+import { AuthBindingSchema } from './auth-binding.entity.ts';
 import { SessionSchema } from './session.entity.ts';
 import { UserSchema } from './user.entity.ts';
+import { VerificationCodeSchema } from './verification-code.entity.ts';
 
+export { AuthBinding } from './auth-binding.entity.ts';
 export { Session } from './session.entity.ts';
 export { User } from './user.entity.ts';
+export { VerificationCode } from './verification-code.entity.ts';
 
 /** Every entity schema, registered with the ORM in one place. */
-export const ENTITIES = [UserSchema, SessionSchema];
+export const ENTITIES = [UserSchema, SessionSchema, VerificationCodeSchema, AuthBindingSchema];

@@ -1,13 +1,47 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DAY_MS } from '../../../src/constants.ts';
 import { Session, type User } from '../../db/entities/index.ts';
-import { hashToken } from './session-token.ts';
+import { hashToken, newToken } from './session-token.ts';
 
 /** Refresh `lastSeenAt` at most this often, so reads don't turn every request into a write. */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
+/** Spec: the login cookie lasts one day; "remember me" keeps it for thirty. */
+export const SESSION_TTL_MS = DAY_MS;
+export const REMEMBERED_SESSION_TTL_MS = 30 * DAY_MS;
 
 export interface SignedIn {
   user: User;
   session: Session;
+}
+
+export interface ClientInfo {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export interface NewSession {
+  token: string;
+  maxAgeMs: number;
+}
+
+export async function createSession(
+  em: EntityManager,
+  user: User,
+  client: ClientInfo,
+  rememberMe = false,
+): Promise<NewSession> {
+  const token = newToken();
+  const maxAgeMs = rememberMe ? REMEMBERED_SESSION_TTL_MS : SESSION_TTL_MS;
+  em.create(Session, {
+    tokenHash: hashToken(token),
+    user,
+    expiresAt: new Date(Date.now() + maxAgeMs),
+    userAgent: client.userAgent?.slice(0, 512) ?? null,
+    ip: client.ip?.slice(0, 64) ?? null,
+    rememberMe,
+  });
+  await em.flush();
+  return { token, maxAgeMs };
 }
 
 /** The user behind a session cookie, or null when the token is unknown, revoked or expired. */
@@ -23,4 +57,13 @@ export async function findSignedIn(em: EntityManager, token: string | undefined)
     await em.nativeUpdate(Session, { tokenHash: session.tokenHash }, { lastSeenAt: new Date() });
   }
   return { user: session.user as User, session };
+}
+
+export async function revokeSession(em: EntityManager, session: Session): Promise<void> {
+  await em.nativeDelete(Session, { tokenHash: session.tokenHash });
+}
+
+/** Revokes every session of the user, or every one but `keep`. Returns how many went. */
+export async function revokeSessions(em: EntityManager, user: User, keep?: Session): Promise<number> {
+  return em.nativeDelete(Session, { user, ...(keep ? { tokenHash: { $ne: keep.tokenHash } } : {}) });
 }

@@ -1,0 +1,124 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import { jobIds } from '../../../src/jobs.ts';
+import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
+import type { Queues } from '../../queue.ts';
+import { checkCode, consumeCode } from '../auth/codes.service.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { revokeSessions } from '../auth/session.service.ts';
+
+export async function updateProfile(
+  em: EntityManager,
+  user: User,
+  input: { nickname: string },
+): Promise<User> {
+  const fresh = await em.findOneOrFail(User, { id: user.id });
+  fresh.nickname = input.nickname;
+  await em.flush();
+  return fresh;
+}
+
+export async function updateLanguage(em: EntityManager, user: User, language: string): Promise<void> {
+  await em.nativeUpdate(User, { id: user.id }, { language });
+}
+
+/** Needs the current password; every other session is signed out. */
+export async function changePassword(
+  em: EntityManager,
+  user: User,
+  session: Session,
+  input: { oldPassword: string; password: string },
+): Promise<void> {
+  const fresh = await em.findOneOrFail(User, { id: user.id });
+  if (!(await verifyPassword(fresh.passwordHash, input.oldPassword))) {
+    throw new AppError('BAD_REQUEST', 'errors.passwordWrong');
+  }
+  fresh.passwordHash = await hashPassword(input.password);
+  await em.transactional(async (tem) => {
+    await tem.flush();
+    await revokeSessions(tem, fresh, session);
+  });
+}
+
+export async function bindEmail(
+  em: EntityManager,
+  user: User,
+  input: { email: string; code: string },
+): Promise<User> {
+  const code = await checkCode(em, { email: input.email, purpose: 'bind', code: input.code, user });
+  return em.transactional(async (tem) => {
+    await consumeCode(tem, code);
+    const taken = await tem.count(User, { email: input.email, id: { $ne: user.id } });
+    if (taken) throw new AppError('CONFLICT', 'errors.emailTaken');
+    const fresh = await tem.findOneOrFail(User, { id: user.id });
+    fresh.email = input.email;
+    await tem.flush();
+    return fresh;
+  });
+}
+
+/** Ways left to sign in besides the one being removed. */
+async function otherLoginMethods(em: EntityManager, user: User, removing: 'email' | string): Promise<number> {
+  const fresh = await em.findOneOrFail(User, { id: user.id });
+  const bindings = await em.find(AuthBinding, { user: fresh });
+  const email = fresh.email && fresh.passwordHash && removing !== 'email' ? 1 : 0;
+  return email + bindings.filter((b) => b.provider !== removing).length;
+}
+
+export async function unbindEmail(em: EntityManager, user: User): Promise<void> {
+  if ((await otherLoginMethods(em, user, 'email')) === 0)
+    throw new AppError('BAD_REQUEST', 'errors.lastLoginMethod');
+  await em.nativeUpdate(User, { id: user.id }, { email: null });
+}
+
+export async function listBindings(em: EntityManager, user: User) {
+  const fresh = await em.findOneOrFail(User, { id: user.id });
+  const bindings = await em.find(AuthBinding, { user: fresh }, { orderBy: { id: 'asc' } });
+  return {
+    email: fresh.email ?? null,
+    providers: bindings.map((b) => ({
+      provider: b.provider as 'google',
+      email: b.email ?? null,
+      createdAt: b.createdAt,
+    })),
+  };
+}
+
+export async function unbindProvider(em: EntityManager, user: User, provider: string): Promise<void> {
+  if ((await otherLoginMethods(em, user, provider)) === 0)
+    throw new AppError('BAD_REQUEST', 'errors.lastLoginMethod');
+  await em.nativeDelete(AuthBinding, { user: user.id, provider });
+}
+
+/**
+ * Irreversible. Re-authenticates (password, or an emailed code when the account has none),
+ * then removes the user and every row they own in one transaction (rows cascade from `user`);
+ * stored files are removed afterwards by a job.
+ */
+export async function deleteAccount(
+  em: EntityManager,
+  queues: Queues,
+  user: User,
+  input: { password?: string | undefined; code?: string | undefined },
+): Promise<void> {
+  const fresh = await em.findOneOrFail(User, { id: user.id });
+  let code: VerificationCode | undefined;
+  if (fresh.passwordHash) {
+    if (!(await verifyPassword(fresh.passwordHash, input.password ?? ''))) {
+      throw new AppError('BAD_REQUEST', 'errors.passwordWrong');
+    }
+  } else {
+    if (!fresh.email || !input.code) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
+    code = await checkCode(em, { email: fresh.email, purpose: 'delete', code: input.code, user: fresh });
+  }
+  await em.transactional(async (tem) => {
+    if (code) await consumeCode(tem, code);
+    if (fresh.email) await tem.nativeDelete(VerificationCode, { email: fresh.email });
+    await tem.nativeDelete(User, { id: fresh.id });
+  });
+  await queues.maintenance.add(
+    'delete-user-files',
+    { userId: fresh.id },
+    { jobId: jobIds.deleteUserFiles(fresh.id) },
+  );
+}

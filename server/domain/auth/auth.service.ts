@@ -1,0 +1,93 @@
+import { randomInt } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import type { LoginInput, RegisterInput, ResetPasswordInput } from '../../../src/schemas/auth.ts';
+import { User } from '../../db/entities/index.ts';
+import { enforceLimits, resetLimit } from '../rate-limit.ts';
+import type { CodeDeps } from './codes.service.ts';
+import { checkCode, consumeCode } from './codes.service.ts';
+import { hashPassword, verifyPassword } from './password.ts';
+import { type ClientInfo, createSession, type NewSession, revokeSessions } from './session.service.ts';
+
+const ACCOUNT_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newAccountId(): string {
+  let id = 'M';
+  for (let i = 0; i < 9; i++) id += ACCOUNT_ID_ALPHABET[randomInt(ACCOUNT_ID_ALPHABET.length)];
+  return id;
+}
+
+/** New accounts start anonymous, as the spec's "nick" + digits. */
+function anonymousNickname(): string {
+  return `nick${randomInt(100_000, 1_000_000)}`;
+}
+
+export function newUser(
+  em: EntityManager,
+  fields: { email: string | null; passwordHash: string | null; language: string | null },
+): User {
+  return em.create(User, {
+    email: fields.email,
+    passwordHash: fields.passwordHash,
+    language: fields.language,
+    nickname: anonymousNickname(),
+    accountId: newAccountId(),
+  });
+}
+
+export interface SignedInResult {
+  user: User;
+  session: NewSession;
+}
+
+export async function register(
+  em: EntityManager,
+  input: RegisterInput,
+  client: ClientInfo & { language: string | null },
+): Promise<SignedInResult> {
+  const code = await checkCode(em, { email: input.email, purpose: 'register', code: input.code });
+  const passwordHash = await hashPassword(input.password);
+  return em.transactional(async (tem) => {
+    await consumeCode(tem, code);
+    if (await tem.count(User, { email: input.email })) throw new AppError('CONFLICT', 'errors.emailTaken');
+    const user = newUser(tem, { email: input.email, passwordHash, language: client.language });
+    await tem.flush();
+    return { user, session: await createSession(tem, user, client) };
+  });
+}
+
+/**
+ * Email and password. Every failure is the same "Login Failed" and takes the same time, so
+ * nobody learns whether an email has an account. Failures are limited per email and per IP.
+ */
+export async function login(
+  em: EntityManager,
+  deps: Pick<CodeDeps, 'redis' | 'redisPrefix'>,
+  input: LoginInput,
+  client: ClientInfo,
+): Promise<SignedInResult> {
+  const emailKey = `login:email:${input.email}`;
+  await enforceLimits(deps.redis, deps.redisPrefix, [
+    { key: emailKey, max: 10, windowSeconds: 15 * 60 },
+    ...(client.ip ? [{ key: `login:ip:${client.ip}`, max: 50, windowSeconds: 15 * 60 }] : []),
+  ]);
+  const user = await em.findOne(User, { email: input.email });
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok) throw new AppError('UNAUTHORIZED', 'toast.loginFailed');
+  await resetLimit(deps.redis, deps.redisPrefix, emailKey);
+  return { user, session: await createSession(em, user, client, input.rememberMe) };
+}
+
+/** Sets a new password with an emailed code and signs out every session. */
+export async function resetPassword(em: EntityManager, input: ResetPasswordInput): Promise<void> {
+  const code = await checkCode(em, { email: input.email, purpose: 'reset', code: input.code });
+  const passwordHash = await hashPassword(input.password);
+  await em.transactional(async (tem) => {
+    await consumeCode(tem, code);
+    const user = await tem.findOne(User, { email: input.email });
+    if (!user) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
+    user.passwordHash = passwordHash;
+    await tem.flush();
+    await revokeSessions(tem, user);
+  });
+}

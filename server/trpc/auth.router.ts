@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { LoginType } from '../../src/enums.ts';
+import { regionConfig } from '../../src/regions.ts';
+import {
+  CODE_COOLDOWN_SECONDS,
+  zLoginInput,
+  zLoginResult,
+  zMe,
+  zProviders,
+  zQrCreated,
+  zQrDecideInput,
+  zQrPollInput,
+  zQrPollResult,
+  zQrRequester,
+  zQrTicketInput,
+  zRegisterInput,
+  zResetPasswordInput,
+  zSendCodeInput,
+  zSendCodeResult,
+} from '../../src/schemas/auth.ts';
+import { User } from '../db/entities/index.ts';
+import { login, register, resetPassword } from '../domain/auth/auth.service.ts';
+import { issueCode } from '../domain/auth/codes.service.ts';
+import { toMe } from '../domain/auth/me.ts';
+import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
+import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
+import type { Context } from './context.ts';
+import { protectedProcedure, publicProcedure, router } from './init.ts';
+
+function codeDeps(ctx: Context) {
+  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues };
+}
+
+/** The origin users reach us at: PUBLIC_URL, else the request's own. */
+export function publicOrigin(ctx: Context): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl;
+  const host = ctx.req?.get('host');
+  return host ? `${ctx.req?.protocol ?? 'http'}://${host}` : `http://${ctx.config.host}:${ctx.config.port}`;
+}
+
+function qrDeps(ctx: Context) {
+  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, publicUrl: publicOrigin(ctx) };
+}
+
+export const authRouter = router({
+  /** Login types allowed in this region and configured on this install, primary first. */
+  providers: publicProcedure.output(zProviders).query(({ ctx }) => {
+    const allowed = regionConfig(ctx.config.region).loginTypes;
+    const configured = allowed.filter(
+      (type) => type === LoginType.email || (type === LoginType.google && ctx.config.oidc),
+    );
+    return { loginTypes: configured, oidcName: ctx.config.oidc ? 'Google' : null };
+  }),
+
+  me: publicProcedure.output(zMe.nullable()).query(({ ctx }) => (ctx.user ? toMe(ctx.user) : null)),
+
+  /** Same answer whether or not the email has an account. */
+  sendCode: publicProcedure
+    .input(zSendCodeInput)
+    .output(zSendCodeResult)
+    .mutation(async ({ ctx, input }) => {
+      const exists =
+        input.purpose === 'reset' ? (await ctx.em.count(User, { email: input.email })) > 0 : true;
+      await issueCode(ctx.em, codeDeps(ctx), {
+        email: input.email,
+        purpose: input.purpose,
+        ip: ctx.client.ip,
+        language: ctx.client.language,
+        deliver: exists,
+      });
+      return { cooldownSeconds: CODE_COOLDOWN_SECONDS };
+    }),
+
+  register: publicProcedure
+    .input(zRegisterInput)
+    .output(zLoginResult)
+    .mutation(async ({ ctx, input }) => {
+      const { user, session } = await register(ctx.em, input, ctx.client);
+      ctx.cookies.set(session);
+      return { me: toMe(user) };
+    }),
+
+  login: publicProcedure
+    .input(zLoginInput)
+    .output(zLoginResult)
+    .mutation(async ({ ctx, input }) => {
+      const { user, session } = await login(ctx.em, codeDeps(ctx), input, ctx.client);
+      ctx.cookies.set(session);
+      return { me: toMe(user) };
+    }),
+
+  logout: protectedProcedure.output(z.void()).mutation(async ({ ctx }) => {
+    await revokeSession(ctx.em, ctx.session);
+    ctx.cookies.clear();
+  }),
+
+  logoutEverywhere: protectedProcedure.output(z.object({ revoked: z.number() })).mutation(async ({ ctx }) => {
+    const revoked = await revokeSessions(ctx.em, ctx.user);
+    ctx.cookies.clear();
+    return { revoked };
+  }),
+
+  resetPassword: publicProcedure
+    .input(zResetPasswordInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => resetPassword(ctx.em, input)),
+
+  qrCreate: publicProcedure.output(zQrCreated).mutation(({ ctx }) => createTicket(qrDeps(ctx), ctx.client)),
+
+  qrPoll: publicProcedure
+    .input(zQrPollInput)
+    .output(zQrPollResult.extend({ me: zMe.optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const result = await pollTicket(ctx.em, qrDeps(ctx), input, ctx.client);
+      if (!result.signedIn) return { status: result.status };
+      ctx.cookies.set(result.signedIn.session);
+      return { status: result.status, me: toMe(result.signedIn.user) };
+    }),
+
+  qrScan: protectedProcedure
+    .input(zQrTicketInput)
+    .output(zQrRequester)
+    .mutation(({ ctx, input }) => scanTicket(qrDeps(ctx), input.ticketId)),
+
+  qrDecide: protectedProcedure
+    .input(zQrDecideInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => decideTicket(qrDeps(ctx), ctx.user, input.ticketId, input.approve)),
+});
