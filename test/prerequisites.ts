@@ -14,8 +14,10 @@ function has(binary: string): boolean {
 function missingPackages(): string[] {
   const missing: string[] = [];
   if (!fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
-  if (!fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')) missing.push('fonts-noto-cjk');
-  if (!fs.existsSync('/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf')) missing.push('fonts-noto-core');
+  if (!fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'))
+    missing.push('fonts-noto-cjk');
+  if (!fs.existsSync('/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf'))
+    missing.push('fonts-noto-core');
   if (!has('redis-server')) missing.push('redis-server');
   return missing;
 }

@@ -37,7 +37,9 @@ describe('app shell in Chromium', () => {
   test('the app boots on / with the left navigation and no page errors', async () => {
     const page = await open('/');
     await page.getByTestId('home').waitFor();
-    await expect(page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Later' }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Later' }).count(),
+    ).resolves.toBe(1);
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
     await page.context().close();
   });
@@ -109,7 +111,9 @@ describe('app shell in Chromium', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByTestId('settings-user').waitFor();
     await page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'All' }).click();
-    await expect(page.locator('[data-testid="home"]').getAttribute('data-marker')).resolves.toBe('still-here');
+    await expect(page.locator('[data-testid="home"]').getAttribute('data-marker')).resolves.toBe(
+      'still-here',
+    );
     await page.context().close();
   });
 
@@ -153,13 +157,18 @@ describe('app shell in Chromium', () => {
     const host = http.createServer((req, res) => {
       if (req.url === '/framer') {
         res.setHeader('Content-Type', 'text/html');
-        res.end('<!doctype html><title>framer</title><iframe src="/login" width="600" height="400"></iframe>');
+        res.end(
+          '<!doctype html><title>framer</title><iframe src="/login" width="600" height="400"></iframe>',
+        );
         return;
       }
       const file = req.url?.startsWith('/assets/') ? req.url : '/index.html';
       try {
         const body = readFileSync(`${CLIENT_DIST}${file}`);
-        res.setHeader('Content-Type', file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html');
+        res.setHeader(
+          'Content-Type',
+          file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html',
+        );
         res.end(body);
       } catch {
         res.statusCode = 404;
