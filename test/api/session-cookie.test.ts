@@ -1,0 +1,78 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { User } from '../../server/db/entities/index.ts';
+import { hashPassword } from '../../server/domain/auth/password.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+
+let deps: TestDeps;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createApp(deps);
+  const em = deps.orm.em.fork();
+  em.create(User, {
+    email: 'http@example.test',
+    passwordHash: await hashPassword('http password'),
+    nickname: 'nick1',
+    accountId: 'MHTTP0001',
+  });
+  await em.flush();
+});
+afterAll(() => deps.close());
+
+const login = (rememberMe = false) =>
+  request(app)
+    .post('/trpc/auth.login')
+    .set('Content-Type', 'application/json')
+    .send({ json: { email: 'http@example.test', password: 'http password', rememberMe } });
+
+describe('the logininfo cookie on the HTTP response', () => {
+  test('HttpOnly, SameSite=Lax, one day, path /', async () => {
+    const res = await login().expect(200);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^logininfo=[\w-]{40,};/);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).toContain('Max-Age=86400');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).not.toContain('Secure');
+  });
+
+  test('"remember me" lasts thirty days; behind HTTPS the cookie is Secure', async () => {
+    const res = await login(true).set('X-Forwarded-Proto', 'https').expect(200);
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toContain(`Max-Age=${30 * 86400}`);
+    expect(cookie).toContain('Secure');
+  });
+
+  test('the cookie signs the browser in; signing out clears it and the token stops working', async () => {
+    const cookie = String((await login()).headers['set-cookie']).split(';')[0] as string;
+    const me = await request(app).get('/trpc/auth.me').set('Cookie', cookie).expect(200);
+    expect(me.body.result.data.json).toMatchObject({ email: 'http@example.test' });
+    const out = await request(app)
+      .post('/trpc/auth.logout')
+      .set('Cookie', cookie)
+      .set('Content-Type', 'application/json')
+      .send({});
+    expect(out.status).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/logininfo=;/);
+    const after = await request(app).get('/trpc/auth.me').set('Cookie', cookie).expect(200);
+    expect(after.body.result.data.json).toBeNull();
+  });
+
+  test('a wrong password is "Login Failed" with 401 and no cookie', async () => {
+    const res = await request(app)
+      .post('/trpc/auth.login')
+      .set('Content-Type', 'application/json')
+      .send({ json: { email: 'http@example.test', password: 'nope', rememberMe: false } })
+      .expect(401);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body.error.json.data.messageKey).toBe('toast.loginFailed');
+  });
+
+  test('a mutation sent as a plain form (a cross-site request) is refused', async () => {
+    await request(app).post('/trpc/auth.logout').set('Content-Type', 'text/plain').send('{}').expect(415);
+  });
+});
