@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { Session } from '../server/db/entities/index.ts';
+import { sweepStaleClips } from '../server/domain/pages/sweep.ts';
+import type { AppDeps } from '../server/trpc/context.ts';
 import { zDeleteUserFilesJob } from '../src/jobs.ts';
 
 export const MAINTENANCE_JOBS = {
   purgeExpiredSessions: 'purge-expired-sessions',
   deleteUserFiles: 'delete-user-files',
+  sweepStaleClips: 'sweep-stale-clips',
 } as const;
 
 /** Deletes sessions past their expiry. Idempotent: running it twice deletes nothing more. */
@@ -20,9 +23,12 @@ export function userFilesDir(dataDir: string, userId: number): string {
   return path.join(dataDir, 'files', String(userId));
 }
 
-export function maintenanceProcessor(em: () => EntityManager, dataDir: string) {
+export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps, 'config' | 'queues'>) {
+  const dataDir = deps.config.dataDir;
   return async (job: Job): Promise<unknown> => {
     switch (job.name) {
+      case MAINTENANCE_JOBS.sweepStaleClips:
+        return sweepStaleClips(em(), deps.queues);
       case MAINTENANCE_JOBS.purgeExpiredSessions:
         return { deleted: await purgeExpiredSessions(em()) };
       case MAINTENANCE_JOBS.deleteUserFiles: {

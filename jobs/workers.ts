@@ -1,9 +1,11 @@
 import { type Processor, Worker } from 'bullmq';
+import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
 import { log } from '../server/log.ts';
 import { createRedis } from '../server/queue.ts';
 import type { AppDeps } from '../server/trpc/context.ts';
 import { QUEUES, type QueueName } from '../src/jobs.ts';
+import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
 import { MAINTENANCE_JOBS, maintenanceProcessor } from './maintenance.processor.ts';
 
@@ -17,15 +19,20 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   connection.on('error', (err) => log.warn('redis (worker)', { error: err.message }));
   const em = () => deps.orm.em.fork();
   const mailer = createMailer(deps.config);
+  const pool = new ExtractionPool({ size: 2, timeoutMs: deps.config.extractTimeoutMs });
+  const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets };
   const processors: Partial<Record<QueueName, { processor: Processor; concurrency: number }>> = {
-    [QUEUES.maintenance]: { processor: maintenanceProcessor(em, deps.config.dataDir), concurrency: 1 },
+    [QUEUES.maintenance]: { processor: maintenanceProcessor(em, deps), concurrency: 1 },
     [QUEUES.mail]: { processor: mailProcessor(mailer), concurrency: 4 },
+    [QUEUES.clip]: { processor: clipProcessor(em, clipEnv), concurrency: 4 },
   };
   const workers = Object.entries(processors).map(([name, spec]) => {
     const worker = new Worker(name, spec.processor, {
       connection,
       prefix: deps.config.redisPrefix,
       concurrency: spec.concurrency,
+      lockDuration: deps.config.jobLockMs,
+      stalledInterval: deps.config.jobLockMs,
     });
     worker.on('failed', (job, err) =>
       log.warn('job failed', { queue: name, id: job?.id, attempts: job?.attemptsMade, error: err.message }),
@@ -37,11 +44,17 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     { every: 60 * 60_000 },
     { name: MAINTENANCE_JOBS.purgeExpiredSessions },
   );
+  await deps.queues.maintenance.upsertJobScheduler(
+    MAINTENANCE_JOBS.sweepStaleClips,
+    { every: 5 * 60_000 },
+    { name: MAINTENANCE_JOBS.sweepStaleClips },
+  );
   log.info('workers started', { queues: Object.keys(processors) });
   return {
     async close() {
       await Promise.all(workers.map((w) => w.close()));
       mailer.close();
+      await pool.close();
       connection.disconnect();
     },
   };

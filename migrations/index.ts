@@ -2,5 +2,10 @@
 // from TypeScript sources under Node's type stripping and inside the container image.
 import { Migration20261121053701_initial } from './Migration20261121053701_initial.ts';
 import { Migration20261121054358_accounts } from './Migration20261121054358_accounts.ts';
+import { Migration20261121054746_pages } from './Migration20261121054746_pages.ts';
 
-export const MIGRATIONS = [Migration20261121053701_initial, Migration20261121054358_accounts];
+export const MIGRATIONS = [
+  Migration20261121053701_initial,
+  Migration20261121054358_accounts,
+  Migration20261121054746_pages,
+];

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
 import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
+import { oidcRoutes } from './http/oidc.routes.ts';
 import { sessionCookies } from './http/session-cookie.ts';
 import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
@@ -104,6 +105,8 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
+
+  app.use('/auth/oidc', oidcRoutes(deps));
 
   app.use(clientRouter(deps.config));
 

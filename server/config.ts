@@ -44,6 +44,10 @@ const zEnv = z.object({
   /** Run BullMQ workers inside the HTTP process (the single-machine `npm start`). */
   INLINE_WORKERS: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['silent', 'error', 'warn', 'info', 'debug']).default('info'),
+  /** How long a worker holds a job before another may take it over (after a crash). */
+  JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Per-page time limit of article extraction. */
+  EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   OIDC_ISSUER: zOptionalUrl,
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
@@ -68,6 +72,8 @@ export interface AppConfig {
   fetchAllowTargets: string[];
   inlineWorkers: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  jobLockMs: number;
+  extractTimeoutMs: number;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
 }
 
@@ -101,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,
     inlineWorkers: e.INLINE_WORKERS === '1',
     logLevel: e.LOG_LEVEL,
+    jobLockMs: e.JOB_LOCK_MS,
+    extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }

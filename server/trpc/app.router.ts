@@ -1,12 +1,14 @@
 import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
 import { router } from './init.ts';
+import { notesRouter } from './notes.router.ts';
 import { systemRouter } from './system.router.ts';
 
 export const appRouter = router({
   system: systemRouter,
   auth: authRouter,
   account: accountRouter,
+  notes: notesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import { createOrm } from '../../server/db/orm.ts';
+import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import type { AppDeps } from '../../server/trpc/context.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -24,6 +25,7 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
     REDIS_PREFIX: `t-${randomBytes(5).toString('hex')}`,
     ...env,
   });
+  setLogLevel(config.logLevel);
   const orm = await createOrm(database.url, { pool: { min: 0, max: 4 } });
   const redis = createRedis(config.redisUrl, 'producer');
   const queues = createQueues(redis, config.redisPrefix);

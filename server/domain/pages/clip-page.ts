@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClipStatus } from '../../../src/enums.ts';
+import { cleanTitle } from '../../../src/rules/title.ts';
+import { Page, PageContent } from '../../db/entities/index.ts';
+import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
+import { decodeHtml } from '../clip/decode.ts';
+import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
+import { sanitizeArticleHtml } from '../clip/sanitize.ts';
+
+export const CLIP_FETCH_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  timeoutMs: 20_000,
+  idleTimeoutMs: 10_000,
+  maxRedirects: 5,
+};
+export const CLIP_USER_AGENT = 'Mozilla/5.0 (compatible; MarginClipper/1.0; +https://github.com/margin)';
+
+/** A failure not worth retrying (the page will not change its mind), with a reason code. */
+export class PermanentClipError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+const TRANSIENT_FETCH_REASONS = new Set(['dns', 'connection', 'timeout']);
+
+export interface ClipEnvironment {
+  pool: ExtractionPool;
+  allowedTargets: readonly string[];
+}
+
+async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
+  try {
+    const response = await guardedFetch(url, {
+      ...CLIP_FETCH_LIMITS,
+      allowedContentTypes: PAGE_CONTENT_TYPES,
+      allowedTargets: env.allowedTargets,
+      userAgent: CLIP_USER_AGENT,
+    });
+    return decodeHtml(response.body, response.headers['content-type'] ?? null);
+  } catch (error) {
+    if (!(error instanceof FetchRefusedError)) throw error;
+    const serverError = error.reason === 'http_status' && (error.status ?? 0) >= 500;
+    if (TRANSIENT_FETCH_REASONS.has(error.reason) || serverError) throw error;
+    throw new PermanentClipError(`fetch:${error.reason}`);
+  }
+}
+
+/**
+ * Clips one page: status 4 while working, fetch (unless the client sent the HTML), extract off
+ * the event loop, sanitise, store, done. Idempotent: running it again rewrites the same rows.
+ */
+export async function clipPage(
+  em: EntityManager,
+  pageId: string,
+  env: ClipEnvironment,
+): Promise<'done' | 'gone'> {
+  const page = await em.findOne(Page, { id: pageId });
+  if (!page) return 'gone';
+  page.clipStatus = ClipStatus.processing;
+  await em.flush();
+
+  const stored = await em.findOne(PageContent, { page: page.id }, { populate: ['originalHtml'] });
+  const html =
+    page.source === 'html' && stored?.originalHtml ? stored.originalHtml : await fetchPage(page.url, env);
+
+  let article: Awaited<ReturnType<ExtractionPool['extract']>>;
+  try {
+    article = await env.pool.extract(html, page.url);
+  } catch (error) {
+    if (error instanceof ExtractionFailedError) throw new PermanentClipError(`extract:${error.reason}`);
+    throw error;
+  }
+  const contentHtml = sanitizeArticleHtml(article.contentHtml);
+  if (!article.text.trim()) throw new PermanentClipError('extract:empty');
+
+  await em.transactional(async (tem) => {
+    await tem.upsert(PageContent, {
+      page: page.id,
+      originalHtml: html,
+      contentHtml,
+      text: article.text,
+      updatedAt: new Date(),
+    });
+    await tem.nativeUpdate(
+      Page,
+      { id: page.id },
+      {
+        title: cleanTitle(article.title ?? '') || page.title,
+        siteName: article.siteName?.slice(0, 255) ?? null,
+        author: article.author?.slice(0, 255) ?? null,
+        publishedAt: article.publishedAt,
+        leadImageUrl: article.leadImageUrl,
+        excerpt: article.excerpt,
+        lang: article.lang?.slice(0, 16) ?? null,
+        wordCount: article.wordCount,
+        clipStatus: ClipStatus.done,
+        clipError: null,
+        clippedAt: new Date(),
+        updatedAt: new Date(),
+      },
+    );
+  });
+  return 'done';
+}
+
+/** The final state of a clip that will not be retried: status 2 with its reason. */
+export async function markClipFailed(em: EntityManager, pageId: string, reason: string): Promise<void> {
+  await em.nativeUpdate(
+    Page,
+    { id: pageId },
+    { clipStatus: ClipStatus.failed, clipError: reason.slice(0, 64), updatedAt: new Date() },
+  );
+}
+
+/** Between retries the page waits in the queue again (status 3). */
+export async function markClipQueued(em: EntityManager, pageId: string): Promise<void> {
+  await em.nativeUpdate(Page, { id: pageId }, { clipStatus: ClipStatus.queued, updatedAt: new Date() });
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClipStatus } from '../../../src/enums.ts';
+import { AppError } from '../../../src/errors.ts';
+import { jobIds } from '../../../src/jobs.ts';
+import { newNoteId } from '../../../src/rules/note-id.ts';
+import { normalizePageUrl } from '../../../src/rules/page-url.ts';
+import { Page, PageContent, type User } from '../../db/entities/index.ts';
+import type { Queues } from '../../queue.ts';
+
+export function urlHash(normalizedUrl: string): string {
+  return createHash('sha256').update(normalizedUrl).digest('hex');
+}
+
+function titleFromUrl(url: string): string {
+  const { hostname, pathname } = new URL(url);
+  const last = decodeURIComponent(pathname.split('/').filter(Boolean).at(-1) ?? '');
+  return last ? `${hostname} · ${last}` : hostname;
+}
+
+/**
+ * Finds or creates the user's page for a URL. Creation is one INSERT … ON CONFLICT DO NOTHING
+ * on (user, url hash), so two saves of the same URL at once still make one page.
+ */
+async function findOrCreatePage(em: EntityManager, user: User, rawUrl: string, source: 'url' | 'html') {
+  const url = normalizePageUrl(rawUrl);
+  if (!url) throw new AppError('BAD_REQUEST', 'errors.urlInvalid');
+  const hash = urlHash(url);
+  const now = new Date();
+  const inserted = await em
+    .createQueryBuilder(Page)
+    .insert({
+      id: newNoteId(),
+      user: user.id,
+      url,
+      urlHash: hash,
+      title: titleFromUrl(url),
+      source,
+      clipStatus: ClipStatus.queued,
+      clipAttempts: 1,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflict(['user', 'urlHash'])
+    .ignore()
+    .execute('run');
+  const page = await em.findOneOrFail(Page, { user: user.id, urlHash: hash });
+  return { page, created: inserted.affectedRows === 1 };
+}
+
+export async function enqueueClip(queues: Queues, page: Page): Promise<void> {
+  await queues.clip.add('clip', { pageId: page.id }, { jobId: jobIds.clip(page.id, page.clipAttempts) });
+}
+
+/** Saves a URL: the worker fetches and parses it. Saving it again returns the existing page. */
+export async function clipUrl(em: EntityManager, queues: Queues, user: User, rawUrl: string) {
+  const { page, created } = await findOrCreatePage(em, user, rawUrl, 'url');
+  if (created) await enqueueClip(queues, page);
+  return { page, created };
+}
+
+/**
+ * Saves a page whose HTML the client sends (extension, bookmarklet). Nothing is fetched; the
+ * same parser runs. A page saved again is re-parsed from the newer HTML.
+ */
+export async function savePageHtml(
+  em: EntityManager,
+  queues: Queues,
+  user: User,
+  input: { url: string; html: string },
+) {
+  const { page, created } = await findOrCreatePage(em, user, input.url, 'html');
+  await em.upsert(PageContent, { page: page.id, originalHtml: input.html, updatedAt: new Date() });
+  if (!created) {
+    page.source = 'html';
+    page.clipStatus = ClipStatus.queued;
+    page.clipError = null;
+    page.clipAttempts += 1;
+    await em.flush();
+  }
+  await enqueueClip(queues, page);
+  return { page, created };
+}
+
+/** A failed clip can be tried again by the user. */
+export async function retryClip(em: EntityManager, queues: Queues, user: User, id: string): Promise<Page> {
+  const page = await em.findOne(Page, { id, user: user.id });
+  if (!page) throw new AppError('NOT_FOUND');
+  if (page.clipStatus !== ClipStatus.failed) return page;
+  page.clipStatus = ClipStatus.queued;
+  page.clipError = null;
+  page.clipAttempts += 1;
+  await em.flush();
+  await enqueueClip(queues, page);
+  return page;
+}

@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClipStatus } from '../../../src/enums.ts';
+import { jobIds } from '../../../src/jobs.ts';
+import { Page } from '../../db/entities/index.ts';
+import type { Queues } from '../../queue.ts';
+import { enqueueClip } from './clip.service.ts';
+import { markClipFailed } from './clip-page.ts';
+
+export const STALE_CLIP_MS = 15 * 60_000;
+export const MAX_CLIP_ATTEMPTS = 3;
+
+/**
+ * No page stays queued or processing forever: one whose job has vanished (Redis lost it, a
+ * worker died mid-retry) is queued again, and after three attempts it fails with a reason.
+ */
+export async function sweepStaleClips(
+  em: EntityManager,
+  queues: Queues,
+  now = new Date(),
+): Promise<{ requeued: number; failed: number }> {
+  const stale = await em.find(
+    Page,
+    {
+      clipStatus: { $in: [ClipStatus.queued, ClipStatus.processing] },
+      updatedAt: { $lt: new Date(now.getTime() - STALE_CLIP_MS) },
+    },
+    { limit: 500, orderBy: { updatedAt: 'asc' } },
+  );
+  let requeued = 0;
+  let failed = 0;
+  for (const page of stale) {
+    const job = await queues.clip.getJob(jobIds.clip(page.id, page.clipAttempts));
+    const state = job ? await job.getState() : 'missing';
+    if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') continue;
+    if (page.clipAttempts >= MAX_CLIP_ATTEMPTS) {
+      await markClipFailed(em, page.id, 'stale');
+      failed++;
+      continue;
+    }
+    page.clipAttempts += 1;
+    page.clipStatus = ClipStatus.queued;
+    await em.flush();
+    await enqueueClip(queues, page);
+    requeued++;
+  }
+  return { requeued, failed };
+}

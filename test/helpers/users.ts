@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { newUser } from '../../server/domain/auth/auth.service.ts';
+import { createSession, findSignedIn } from '../../server/domain/auth/session.service.ts';
+import type { AppDeps } from '../../server/trpc/context.ts';
+import { callerFor } from './context.ts';
+
+/** A user with a live session, made straight in the database (sign-up has its own tests). */
+export async function signedInUser(
+  deps: AppDeps,
+  email = `u-${randomBytes(4).toString('hex')}@example.test`,
+) {
+  const em = deps.orm.em.fork();
+  const user = newUser(em, { email, passwordHash: null, language: 'en' });
+  await em.flush();
+  const { token } = await createSession(em, user, { ip: '127.0.0.1', userAgent: 'test' });
+  const signedIn = await findSignedIn(deps.orm.em.fork(), token);
+  if (!signedIn) throw new Error('session not found');
+  return { ...signedIn, token, caller: callerFor(deps, signedIn) };
+}
