@@ -73,12 +73,12 @@ export function oidcConfiguration(oidc: OidcSettings): Promise<oidcClient.Config
   return found;
 }
 
-/** Only same-origin relative paths: '/x' yes; '//evil', '/\\evil', 'https://…' no. */
+/** Only same-origin relative paths: '/x' yes; '//evil', '/\evil', 'https://…' no. */
 export function safeNextPath(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.length > 2048) {
     return '/';
   }
-  // Browsers read '\\' as '/' and drop tabs and newlines: let the URL parser decide the origin.
+  // Browsers read '\' as '/' and drop tabs and newlines: let the URL parser decide the origin.
   const base = 'http://margin.invalid';
   const url = URL.parse(next, base);
   return url?.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
