@@ -58,9 +58,10 @@ const turndown = new TurndownService({
 });
 
 function safeFilename(title: string, extension: string): string {
+  const printable = [...title].filter((c) => c >= ' ').join('');
   const base =
-    title
-      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    printable
+      .replace(/[\\/:*?"<>|]+/g, ' ')
       .trim()
       .slice(0, 80) || 'page';
   return `${base}.${extension}`;
