@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { ClipStatus } from '../../src/enums.ts';
+import { jobIds } from '../../src/jobs.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { article, startSite, type TestSite } from '../helpers/site.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let deps: TestDeps;
+let site: TestSite;
+const children: ChildProcess[] = [];
+let slowRequests = 0;
+
+beforeAll(async () => {
+  site = await startSite({
+    // The first request hangs long enough for the test to kill the worker mid-job.
+    '/slow': (_req, res) => {
+      slowRequests++;
+      const delay = slowRequests === 1 ? 5_000 : 0;
+      setTimeout(() => {
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.end(
+          article('Survives a crash', [
+            'A paragraph long enough to be the body of an article about crash safety in job queues.'.repeat(
+              3,
+            ),
+          ]),
+        );
+      }, delay).unref();
+    },
+  });
+  deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
+});
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await deps.close();
+  await site.close();
+});
+
+/** `npm run worker` as its own process, on this test's database and Redis prefix. */
+function spawnWorker(): ChildProcess {
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../jobs/main.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: deps.database.url,
+      REDIS_URL: deps.config.redisUrl,
+      REDIS_PREFIX: deps.config.redisPrefix,
+      FETCH_ALLOW_TARGETS: site.target,
+      JOB_LOCK_MS: '1500',
+      LOG_LEVEL: 'silent',
+    },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  return child;
+}
+
+test('kill -9 the worker during a parse: the job runs again and the page is clipped once', async () => {
+  const { caller } = await signedInUser(deps);
+  const first = spawnWorker();
+  const { page } = await caller.notes.clip({ url: `${site.origin}/slow` });
+  await waitFor(
+    async () => (slowRequests >= 1 ? true : undefined),
+    20_000,
+    'the first worker to start the job',
+  );
+  expect((await deps.orm.em.fork().findOneOrFail(Page, { id: page.id })).clipStatus).toBe(
+    ClipStatus.processing,
+  );
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+
+  spawnWorker();
+  const done = await waitFor(
+    async () => {
+      const p = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
+      return p.clipStatus === ClipStatus.done ? p : undefined;
+    },
+    30_000,
+    'the page to be clipped by the second worker',
+  );
+  expect(done.title).toBe('Survives a crash');
+  expect(slowRequests).toBe(2);
+  expect(await deps.orm.em.fork().count(PageContent, { page: page.id })).toBe(1);
+  const job = await deps.queues.clip.getJob(jobIds.clip(page.id, 1));
+  expect(await job?.getState()).toBe('completed');
+});
