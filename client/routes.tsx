@@ -6,8 +6,11 @@ import { HomePage } from './pages/HomePage.tsx';
 
 // Everything but the kept-alive pages loads on demand, keeping the home route's JavaScript small.
 const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.RegisterPage })));
-const ForgetPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.ForgetPage })));
+const RegisterPage = lazy(() =>
+  import('./pages/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })),
+);
+const ForgetPage = lazy(() => import('./pages/ForgetPage.tsx').then((m) => ({ default: m.ForgetPage })));
+const QrLoginPage = lazy(() => import('./pages/QrLoginPage.tsx').then((m) => ({ default: m.QrLoginPage })));
 const NotFoundPage = lazy(() =>
   import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -27,6 +30,11 @@ const AUTH_PAGES: Record<string, ComponentType> = {
   '/register': RegisterPage,
   '/forget': ForgetPage,
 };
+
+/** `/qrlogin/:ticketId`: the phone's confirmation page for QR login (no app chrome). */
+function qrTicketOf(path: string): string | null {
+  return /^\/qrlogin\/([A-Za-z0-9_-]+)$/.exec(path)?.[1] ?? null;
+}
 
 function isShellPath(path: string): boolean {
   return (
@@ -70,6 +78,7 @@ export function AppRoutes() {
   }, [inShell, location]);
   const shellLocation = inShell ? location : lastShellLocation;
   const AuthPage = AUTH_PAGES[location];
+  const qrTicket = qrTicketOf(location);
   return (
     <Suspense fallback={null}>
       {shellLocation && (
@@ -78,8 +87,9 @@ export function AppRoutes() {
         </Activity>
       )}
       {AuthPage && <AuthPage />}
+      {qrTicket && <QrLoginPage ticketId={qrTicket} />}
       {location === '/404' && <NotFoundPage />}
-      {!inShell && !AuthPage && location !== '/404' && <Redirect to="/404" replace />}
+      {!inShell && !AuthPage && !qrTicket && location !== '/404' && <Redirect to="/404" replace />}
     </Suspense>
   );
 }

@@ -3,13 +3,22 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
 import type { AppRouter } from '../server/trpc/app.router.ts';
+import { i18n } from './i18n.ts';
 import { notify } from './lib/notify.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 export function createTrpcClient() {
   return createTRPCClient<AppRouter>({
-    links: [httpBatchLink({ url: '/trpc', transformer: superjson, maxURLLength: 2000 })],
+    links: [
+      httpBatchLink({
+        url: '/trpc',
+        transformer: superjson,
+        maxURLLength: 2000,
+        // Mails (codes, notices) go out in the language the user is reading the app in.
+        headers: () => (i18n.language ? { 'x-lang': i18n.language } : {}),
+      }),
+    ],
   });
 }
 

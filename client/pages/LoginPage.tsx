@@ -1,50 +1,79 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
+import { type Me, zLoginInput } from '../../src/schemas/auth.ts';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
+import { TextField, useForm } from '../features/auth/form.tsx';
+import { OtherLoginMethods } from '../features/auth/OtherLoginMethods.tsx';
+import { nextPath, useMe, useSignedIn } from '../features/auth/session.ts';
+import { notify } from '../lib/notify.ts';
+import { useTRPC } from '../trpc.ts';
 
+/** /login: email and password, or another method; then back to `?next=` or home. */
 export function LoginPage() {
   const { t } = useTranslation();
+  const trpc = useTRPC();
+  const [, navigate] = useLocation();
+  const next = nextPath(useSearch());
+  const { data: me } = useMe();
+  const signedIn = useSignedIn();
+  const form = useForm({ email: '', password: '' });
+  const [rememberMe, setRememberMe] = useState(false);
+  const finish = (user: Me) => {
+    notify.success('toast.loginSuccess');
+    navigate(next, { replace: true });
+    signedIn(user);
+  };
+  const login = useMutation(
+    trpc.auth.login.mutationOptions({ onSuccess: (result) => finish(result.me), onError: form.fail }),
+  );
+  if (me) return <Redirect to={next} replace />;
+
   return (
-    <AuthLayout title={t('auth.loginTitle')} subtitle={t('auth.loginSubtitle')}>
-      <form className="form" data-testid="login-form" onSubmit={(e) => e.preventDefault()}>
-        <label className="field">
-          <span>{t('auth.email')}</span>
-          <input type="email" name="email" autoComplete="email" />
-        </label>
-        <label className="field">
-          <span>{t('auth.password')}</span>
-          <input type="password" name="password" autoComplete="current-password" />
-        </label>
-        <button type="submit" className="button button-primary button-block">
+    <AuthLayout
+      title={t('auth.loginTitle')}
+      subtitle={t('auth.loginSubtitle')}
+      aside={<OtherLoginMethods onSignedIn={finish} />}
+    >
+      {next.startsWith('/qrlogin/') && <p className="notice">{t('auth.qrSignInFirst')}</p>}
+      <form
+        className="form"
+        data-testid="login-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const input = form.check(zLoginInput, { ...form.values, rememberMe });
+          if (input) login.mutate(input);
+        }}
+      >
+        <TextField form={form} name="email" label={t('auth.email')} type="email" autoComplete="username" />
+        <TextField
+          form={form}
+          name="password"
+          label={t('auth.password')}
+          type="password"
+          autoComplete="current-password"
+        />
+        <div className="form-inline">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="rememberMe"
+              checked={rememberMe}
+              onChange={(event) => setRememberMe(event.target.checked)}
+            />
+            <span>{t('auth.rememberMe')}</span>
+          </label>
+          <Link href="/forget">{t('auth.forgotPassword')}</Link>
+        </div>
+        <button type="submit" className="button button-primary button-block" disabled={login.isPending}>
           {t('auth.submitLogin')}
         </button>
-        <div className="form-links">
-          <Link href="/forget">{t('auth.forgotPassword')}</Link>
-          <Link href="/register">{t('auth.submitRegister')}</Link>
-        </div>
+        <p className="form-switch">
+          {t('auth.noAccount')} <Link href="/register">{t('auth.submitRegister')}</Link>
+        </p>
       </form>
-    </AuthLayout>
-  );
-}
-
-export function RegisterPage() {
-  const { t } = useTranslation();
-  return (
-    <AuthLayout title={t('auth.registerTitle')} subtitle={t('auth.registerSubtitle')}>
-      <p className="form-links">
-        {t('auth.haveAccount')} <Link href="/login">{t('auth.submitLogin')}</Link>
-      </p>
-    </AuthLayout>
-  );
-}
-
-export function ForgetPage() {
-  const { t } = useTranslation();
-  return (
-    <AuthLayout title={t('auth.forgetTitle')} subtitle={t('auth.forgetSubtitle')}>
-      <p className="form-links">
-        <Link href="/login">{t('auth.backToLogin')}</Link>
-      </p>
     </AuthLayout>
   );
 }

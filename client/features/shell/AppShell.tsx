@@ -8,6 +8,7 @@ import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { currentRegionConfig } from '../../region.ts';
 import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { AccountControl } from './AccountControl.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { useSidebarStyle } from './sidebar-style.ts';
 
@@ -34,11 +35,12 @@ export function Footer() {
 }
 
 /** Theme, language and account controls: shared by the app and the sign-in pages. */
-export function TopBarActions() {
+export function TopBarActions({ account = true }: { account?: boolean }) {
   return (
     <div className="topbar-actions">
       <LanguageMenu />
       <ThemeToggle />
+      {account && <AccountControl />}
     </div>
   );
 }

@@ -1,11 +1,34 @@
+import { type ComponentType, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
-import { SETTINGS_SECTIONS, settingsPageFor } from './settings-pages.ts';
+import type { Me } from '../../../src/schemas/auth.ts';
+import { loginPathFor, useMe } from '../../features/auth/session.ts';
+import {
+  SETTINGS_SECTIONS,
+  type SettingsPage as SettingsPageName,
+  settingsPageFor,
+} from './settings-pages.ts';
 
+/** The account screens, each loaded when first opened. The rest are still placeholders. */
+const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
+  user: lazy(() => import('./UserSettings.tsx').then((m) => ({ default: m.UserSettings }))),
+  email: lazy(() => import('./EmailSettings.tsx').then((m) => ({ default: m.EmailSettings }))),
+  updatepassword: lazy(() => import('./PasswordSettings.tsx').then((m) => ({ default: m.PasswordSettings }))),
+  authbind: lazy(() => import('./AuthBindSettings.tsx').then((m) => ({ default: m.AuthBindSettings }))),
+  deleteaccount: lazy(() =>
+    import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
+  ),
+};
+
+/** /personSetting/:page. Settings belong to an account: signed-out users are sent to /login. */
 export function SettingsPage({ segment }: { segment: string }) {
   const { t } = useTranslation();
+  const { data: me } = useMe();
   const page = settingsPageFor(segment);
   if (!page) return <Redirect to="/404" replace />;
+  if (me === null) return <Redirect to={loginPathFor(`/personSetting/${segment}`)} replace />;
+  const Screen = SCREENS[page];
+  const loading = <p className="muted">{t('app.loading')}</p>;
   return (
     <div className="settings" data-testid={`settings-${page}`}>
       <nav className="settings-nav" aria-label={t('settings.title')}>
@@ -28,9 +51,17 @@ export function SettingsPage({ segment }: { segment: string }) {
           </div>
         ))}
       </nav>
-      <section className="settings-body">
-        <h1>{t(`settings.${page}`)}</h1>
-        <p className="muted">{t('settings.notYet')}</p>
+      <section className="settings-body" aria-labelledby="settings-heading">
+        <h1 id="settings-heading">{t(`settings.${page}`)}</h1>
+        {!me ? (
+          loading
+        ) : Screen ? (
+          <Suspense fallback={loading}>
+            <Screen me={me} />
+          </Suspense>
+        ) : (
+          <p className="muted">{t('settings.notYet')}</p>
+        )}
       </section>
     </div>
   );

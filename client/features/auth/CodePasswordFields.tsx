@@ -1,0 +1,65 @@
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_MIN, zSendCodeInput } from '../../../src/schemas/auth.ts';
+import { notify } from '../../lib/notify.ts';
+import { useTRPCClient } from '../../trpc.ts';
+import { CodeButton } from './CodeButton.tsx';
+import { type Form, TextField, useForm } from './form.tsx';
+
+export type CodePasswordField = 'email' | 'code' | 'password' | 'repeatPassword';
+
+/** Sign-up and recovery: an emailed code and a new password typed twice. */
+export function useCodePasswordForm(): Form<CodePasswordField> {
+  return useForm<CodePasswordField>(
+    { email: '', code: '', password: '', repeatPassword: '' },
+    { 'errors.codeInvalid': 'code', 'errors.codeTooManyTries': 'code', 'errors.emailTaken': 'email' },
+  );
+}
+
+export function CodePasswordFields({
+  form,
+  purpose,
+  passwordLabel,
+}: {
+  form: Form<CodePasswordField>;
+  purpose: 'register' | 'reset';
+  passwordLabel: string;
+}) {
+  const { t } = useTranslation();
+  const client = useTRPCClient();
+  const sendCode = async () => {
+    const input = form.check(zSendCodeInput, { email: form.values.email, purpose });
+    if (!input) return null;
+    const result = await client.auth.sendCode.mutate(input);
+    notify.info('auth.codeSent', { email: input.email });
+    return result;
+  };
+  return (
+    <>
+      <TextField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" />
+      <TextField
+        form={form}
+        name="code"
+        label={t('auth.code')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        action={<CodeButton send={sendCode} onSent={() => form.focus('code')} onFailed={form.fail} />}
+      />
+      <TextField
+        form={form}
+        name="password"
+        label={passwordLabel}
+        type="password"
+        autoComplete="new-password"
+        hint={t('auth.passwordHint', { min: PASSWORD_MIN })}
+      />
+      <TextField
+        form={form}
+        name="repeatPassword"
+        label={t('auth.repeatPassword')}
+        type="password"
+        autoComplete="new-password"
+      />
+    </>
+  );
+}
