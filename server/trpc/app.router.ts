@@ -1,5 +1,6 @@
 import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
+import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
 import { notesRouter } from './notes.router.ts';
 import { systemRouter } from './system.router.ts';
@@ -9,6 +10,7 @@ export const appRouter = router({
   auth: authRouter,
   account: accountRouter,
   notes: notesRouter,
+  highlights: highlightsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,4 +1,5 @@
 import { AuthBindingSchema } from './auth-binding.entity.ts';
+import { NoteSchema } from './note.entity.ts';
 import { PageSchema } from './page.entity.ts';
 import { PageContentSchema } from './page-content.entity.ts';
 import { SessionSchema } from './session.entity.ts';
@@ -6,6 +7,7 @@ import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
 
 export { AuthBinding } from './auth-binding.entity.ts';
+export { Note } from './note.entity.ts';
 export { Page } from './page.entity.ts';
 export { PageContent } from './page-content.entity.ts';
 export { Session } from './session.entity.ts';
@@ -20,4 +22,5 @@ export const ENTITIES = [
   AuthBindingSchema,
   PageSchema,
   PageContentSchema,
+  NoteSchema,
 ];

@@ -6,6 +6,7 @@ import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/g
 import { decodeHtml } from '../clip/decode.ts';
 import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
 import { sanitizeArticleHtml } from '../clip/sanitize.ts';
+import { reanchorPage } from '../highlights/highlights.service.ts';
 
 export const CLIP_FETCH_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
@@ -77,6 +78,7 @@ export async function clipPage(
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
   await em.transactional(async (tem) => {
+    await reanchorPage(tem, page.id, article.text);
     await tem.upsert(PageContent, {
       page: page.id,
       originalHtml: html,

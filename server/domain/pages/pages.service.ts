@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import TurndownService from 'turndown';
 import { AppError } from '../../../src/errors.ts';
 import { Page, PageContent, type User } from '../../db/entities/index.ts';
+import { afterCursor, decodeCursor, NEWEST_FIRST, pageOf } from '../cursor.ts';
 
 export async function getPage(em: EntityManager, user: User, id: string) {
   const page = await em.findOne(Page, { id, user: user.id });
@@ -10,45 +11,18 @@ export async function getPage(em: EntityManager, user: User, id: string) {
   return { page, content };
 }
 
-interface Cursor {
-  createdAt: Date;
-  id: string;
-}
-
-function encodeCursor(page: Page): string {
-  return Buffer.from(`${page.createdAt.toISOString()}|${page.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string | null | undefined): Cursor | null {
-  if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'errors.invalidInput');
-  return { createdAt, id };
-}
-
-/** Newest first, keyset-paginated on (created_at, id) so deep pages cost the same as the first. */
+/** Newest first, keyset-paginated. */
 export async function listPages(
   em: EntityManager,
   user: User,
   input: { limit: number; cursor?: string | null },
 ) {
-  const after = decodeCursor(input.cursor);
-  const items = await em.find(
+  const rows = await em.find(
     Page,
-    {
-      user: user.id,
-      trashedAt: null,
-      ...(after && {
-        $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }],
-      }),
-    },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: input.limit + 1 },
+    { user: user.id, trashedAt: null, ...afterCursor(decodeCursor(input.cursor)) },
+    { orderBy: NEWEST_FIRST, limit: input.limit + 1 },
   );
-  const more = items.length > input.limit;
-  const pageItems = more ? items.slice(0, input.limit) : items;
-  const last = pageItems.at(-1);
-  return { items: pageItems, nextCursor: more && last ? encodeCursor(last) : null };
+  return pageOf(rows, input.limit);
 }
 
 const turndown = new TurndownService({
@@ -57,7 +31,7 @@ const turndown = new TurndownService({
   bulletListMarker: '-',
 });
 
-function safeFilename(title: string, extension: string): string {
+export function safeFilename(title: string, extension: string): string {
   const printable = [...title].filter((c) => c >= ' ').join('');
   const base =
     printable

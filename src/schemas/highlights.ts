@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ColourSlot, CoreType, HighlightStyle } from '../enums.ts';
+import { zNoteId } from '../rules/note-id.ts';
+import { zPageId } from './notes.ts';
+
+export const HIGHLIGHT_TEXT_MAX = 20_000;
+export const ANNOTATION_MAX = 20_000;
+export const TAG_MAX = 64;
+export const TAGS_PER_ITEM_MAX = 20;
+
+const zSlot = z.number().int().min(ColourSlot.c1).max(ColourSlot.c6);
+const zStyle = z.number().int().min(HighlightStyle.background).max(HighlightStyle.bold);
+
+export const zTag = z
+  .string()
+  .trim()
+  .min(1, 'errors.cannotBeEmpty')
+  .max(TAG_MAX, 'errors.tagTooLong')
+  .refine((t) => !t.includes(','), 'errors.tagComma');
+export const zTags = z
+  .array(zTag)
+  .max(TAGS_PER_ITEM_MAX)
+  .transform((tags) => [...new Set(tags)]);
+
+export const zSelectors = z.object({
+  quote: z.object({
+    type: z.literal('TextQuoteSelector'),
+    exact: z.string().min(1).max(HIGHLIGHT_TEXT_MAX),
+    prefix: z.string().max(256),
+    suffix: z.string().max(256),
+  }),
+  position: z
+    .object({
+      type: z.literal('TextPositionSelector'),
+      start: z.number().int().min(0),
+      end: z.number().int().min(0),
+    })
+    .refine((p) => p.end > p.start, 'errors.invalidInput'),
+});
+
+const zHttpUrl = z
+  .string()
+  .max(4096)
+  .refine((u) => /^https?:\/\//i.test(u), 'errors.urlInvalid');
+
+/** Markdown with $…$ / $$…$$ math; the server refuses formulas KaTeX cannot typeset. */
+export const zAnnotation = z.string().max(ANNOTATION_MAX, 'errors.tooLong');
+
+export const zCreateHighlightInput = z
+  .object({
+    id: zNoteId,
+    pageId: zPageId,
+    coreType: z.union([
+      z.literal(CoreType.highlight),
+      z.literal(CoreType.image),
+      z.literal(CoreType.textNote),
+    ]),
+    text: z.string().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').default(''),
+    slotId: zSlot.default(ColourSlot.c1),
+    style: zStyle.default(HighlightStyle.background),
+    imageUrl: zHttpUrl.nullish(),
+    selectors: zSelectors.nullish(),
+    annotation: zAnnotation.nullish(),
+    tags: zTags.default([]),
+  })
+  .refine((v) => v.coreType !== CoreType.highlight || v.selectors, {
+    message: 'errors.invalidInput',
+    path: ['selectors'],
+  })
+  .refine((v) => v.coreType !== CoreType.image || v.imageUrl, {
+    message: 'errors.invalidInput',
+    path: ['imageUrl'],
+  })
+  .refine((v) => v.coreType !== CoreType.textNote || v.text.trim(), {
+    message: 'errors.cannotBeEmpty',
+    path: ['text'],
+  });
+export type CreateHighlightInput = z.infer<typeof zCreateHighlightInput>;
+
+export const zUpdateHighlightInput = z.object({
+  id: zNoteId,
+  slotId: zSlot.optional(),
+  style: zStyle.optional(),
+  text: z.string().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').optional(),
+  annotation: zAnnotation.nullable().optional(),
+  tags: zTags.optional(),
+});
+export type UpdateHighlightInput = z.infer<typeof zUpdateHighlightInput>;
+
+export const zHighlightIdInput = z.object({ id: zNoteId });
+
+export const zHighlight = z.object({
+  id: z.string(),
+  pageId: z.string().nullable(),
+  kind: z.number().int(),
+  coreType: z.number().int(),
+  text: z.string(),
+  slotId: z.number().int(),
+  style: z.number().int(),
+  imageUrl: z.string().nullable(),
+  selectors: zSelectors.nullable(),
+  positionStart: z.number().int().nullable(),
+  detached: z.boolean(),
+  annotation: z.object({ id: z.string(), message: z.string(), createdAt: z.date() }).nullable(),
+  tags: z.array(z.string()),
+  hasLink: z.boolean(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type Highlight = z.infer<typeof zHighlight>;
+
+/** A highlight in the cross-page list carries its page's title and link. */
+export const zHighlightListItem = zHighlight.extend({
+  page: z.object({ id: z.string(), title: z.string(), url: z.string() }).nullable(),
+});
+
+export const zHighlightListInput = z.object({
+  pageId: zPageId.optional(),
+  slotId: zSlot.optional(),
+  tag: zTag.optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).nullish(),
+});
+export const zHighlightList = z.object({
+  items: z.array(zHighlightListItem),
+  nextCursor: z.string().nullable(),
+});
+
+export const zExportHighlightsInput = z.object({ pageId: zPageId, format: z.enum(['markdown', 'text']) });

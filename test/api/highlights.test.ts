@@ -1,0 +1,329 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import { Page } from '../../server/db/entities/index.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { article } from '../helpers/site.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let deps: TestDeps;
+let workers: RunningWorkers;
+const PARAGRAPHS = [
+  'The quiet reader underlines a sentence about patience and returns to it a week later.',
+  'Repeated phrases appear twice: the river bends. Later the text says again: the river bends.',
+  'Mathematics hides in margins, where a note like $a^2+b^2=c^2$ waits for the next reader.',
+];
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  workers = await startWorkers(deps);
+});
+afterAll(async () => {
+  await workers.close();
+  await deps.close();
+});
+
+async function clippedPage(
+  caller: Awaited<ReturnType<typeof signedInUser>>['caller'],
+  html = article('Margins', PARAGRAPHS),
+) {
+  const { page } = await caller.notes.savePage({ url: `https://reader.example/${newNoteId()}`, html });
+  return waitFor(async () => {
+    const detail = await caller.notes.page({ id: page.id });
+    return detail.clipStatus === ClipStatus.done ? detail : undefined;
+  });
+}
+
+function selectorsFor(text: string, phrase: string, occurrence = 0) {
+  let start = -1;
+  for (let i = 0; i <= occurrence; i++) start = text.indexOf(phrase, start + 1);
+  return describeRange(text, start, start + phrase.length);
+}
+
+describe('highlights', () => {
+  test('create with a client id; repeating it is harmless; the count moves once', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const id = newNoteId();
+    const input = {
+      id,
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'underlines a sentence about patience'),
+      slotId: 3,
+      style: 2,
+    } as const;
+    const created = await caller.highlights.create(input);
+    expect(created).toMatchObject({
+      id,
+      text: 'underlines a sentence about patience',
+      slotId: 3,
+      style: 2,
+      detached: false,
+    });
+    await expect(caller.highlights.create(input)).resolves.toMatchObject({ id });
+    expect((await caller.notes.page({ id: page.id })).highlightCount).toBe(1);
+  });
+
+  test('the right occurrence of a repeated phrase keeps its place', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const second = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'the river bends', 1),
+    });
+    expect(second.positionStart).toBe(page.text.lastIndexOf('the river bends'));
+  });
+
+  test('annotations: Markdown with math; invalid math is refused with KaTeX’s reason and nothing changes', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const h = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'Mathematics hides in margins'),
+    });
+    const annotated = await caller.highlights.update({ id: h.id, annotation: 'Pythagoras: $a^2+b^2=c^2$' });
+    expect(annotated.annotation).toMatchObject({ message: 'Pythagoras: $a^2+b^2=c^2$' });
+    const annotationId = annotated.annotation?.id;
+    await expect(caller.highlights.update({ id: h.id, annotation: 'broken $x^1^2$' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'errors.mathDoubleSuperscript',
+    });
+    const [after] = await caller.highlights.byPage({ id: page.id });
+    expect(after?.annotation).toMatchObject({ id: annotationId, message: 'Pythagoras: $a^2+b^2=c^2$' });
+    await expect(caller.highlights.update({ id: h.id, annotation: null })).resolves.toMatchObject({
+      annotation: null,
+    });
+  });
+
+  test('text notes (core type 6) follow the link rule; image highlights keep their image URL', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const short = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.textNote,
+      text: 'too short',
+    });
+    const long = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.textNote,
+      text: 'a page note longer than fifteen characters',
+    });
+    expect([short.hasLink, long.hasLink]).toEqual([false, true]);
+    const image = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.image,
+      imageUrl: 'https://reader.example/figure.png',
+    });
+    expect(image.imageUrl).toBe('https://reader.example/figure.png');
+    expect((await caller.notes.page({ id: page.id })).highlightCount).toBe(1);
+  });
+
+  test('the highlight count stays right under concurrent creates and deletes', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const selectors = selectorsFor(page.text, 'quiet reader');
+    const ids = Array.from({ length: 40 }, () => newNoteId());
+    await Promise.all(
+      ids.map((id) =>
+        caller.highlights.create({ id, pageId: page.id, coreType: CoreType.highlight, selectors }),
+      ),
+    );
+    await Promise.all([
+      ...ids.slice(0, 15).map((id) => caller.highlights.delete({ id })),
+      ...ids.slice(0, 15).map((id) => caller.highlights.delete({ id }).catch(() => undefined)),
+      ...ids
+        .slice(20)
+        .map((id) =>
+          caller.highlights.create({ id, pageId: page.id, coreType: CoreType.highlight, selectors }),
+        ),
+    ]);
+    const rows = await caller.highlights.byPage({ id: page.id });
+    expect(rows).toHaveLength(25);
+    expect((await deps.orm.em.fork().findOneOrFail(Page, { id: page.id })).highlightCount).toBe(25);
+  });
+
+  test('the list across pages is newest first and filters by colour, tag and page', async () => {
+    const { caller } = await signedInUser(deps);
+    const a = await clippedPage(caller);
+    const b = await clippedPage(caller);
+    const make = (pageId: string, text: string, phrase: string, slotId: number, tags: string[]) =>
+      caller.highlights.create({
+        id: newNoteId(),
+        pageId,
+        coreType: CoreType.highlight,
+        selectors: selectorsFor(text, phrase),
+        slotId,
+        tags,
+      });
+    await make(a.id, a.text, 'quiet reader', 1, ['patience']);
+    await make(a.id, a.text, 'river bends', 2, []);
+    await make(b.id, b.text, 'Mathematics', 2, ['math', 'patience']);
+    const all = await caller.highlights.list({ limit: 50 });
+    expect(all.items.map((h) => h.text)).toEqual(['Mathematics', 'river bends', 'quiet reader']);
+    expect(all.items[0]?.page).toMatchObject({ id: b.id, title: 'Margins' });
+    expect((await caller.highlights.list({ limit: 50, slotId: 2 })).items).toHaveLength(2);
+    expect((await caller.highlights.list({ limit: 50, tag: 'patience' })).items.map((h) => h.text)).toEqual([
+      'Mathematics',
+      'quiet reader',
+    ]);
+    expect((await caller.highlights.list({ limit: 50, pageId: a.id })).items).toHaveLength(2);
+    const first = await caller.highlights.list({ limit: 2 });
+    const rest = await caller.highlights.list({ limit: 2, cursor: first.nextCursor });
+    expect([...first.items, ...rest.items].map((h) => h.text)).toEqual(all.items.map((h) => h.text));
+  });
+
+  test('re-parsing moves highlights with their text; one whose text is gone is kept as detached', async () => {
+    const { caller } = await signedInUser(deps);
+    const url = `https://reader.example/${newNoteId()}`;
+    const { page } = await caller.notes.savePage({ url, html: article('Margins', PARAGRAPHS) });
+    const first = await waitFor(async () => {
+      const d = await caller.notes.page({ id: page.id });
+      return d.clipStatus === ClipStatus.done ? d : undefined;
+    });
+    const moving = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(first.text, 'returns to it a week later'),
+    });
+    const doomed = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(first.text, 'Mathematics hides in margins'),
+    });
+    const edited = [
+      `A new opening paragraph was added by the editor, pushing everything down by a good margin.`,
+      PARAGRAPHS[0] as string,
+      PARAGRAPHS[1] as string,
+    ];
+    await caller.notes.savePage({ url, html: article('Margins', edited) });
+    const second = await waitFor(async () => {
+      const d = await caller.notes.page({ id: page.id });
+      return d.clipStatus === ClipStatus.done && d.text.startsWith('A new opening') ? d : undefined;
+    });
+    const after = await caller.highlights.byPage({ id: page.id });
+    const moved = after.find((h) => h.id === moving.id);
+    expect(moved?.detached).toBe(false);
+    expect(
+      second.text.slice(
+        moved?.positionStart ?? 0,
+        (moved?.positionStart ?? 0) + 'returns to it a week later'.length,
+      ),
+    ).toBe('returns to it a week later');
+    expect(after.find((h) => h.id === doomed.id)).toMatchObject({
+      detached: true,
+      text: 'Mathematics hides in margins',
+    });
+  });
+
+  test('export as Markdown and text', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const h = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'quiet reader'),
+      tags: ['calm'],
+    });
+    await caller.highlights.update({ id: h.id, annotation: 'So true.' });
+    const md = await caller.highlights.export({ pageId: page.id, format: 'markdown' });
+    expect(md.content).toContain('# Margins');
+    expect(md.content).toContain('> quiet reader');
+    expect(md.content).toContain('So true.');
+    expect(md.content).toContain('#calm');
+    const text = await caller.highlights.export({ pageId: page.id, format: 'text' });
+    expect(text.content).toContain('quiet reader\n  — So true.');
+  });
+
+  test("another user's ids are refused on every procedure and nothing changes", async () => {
+    const owner = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    const page = await clippedPage(owner.caller);
+    const h = await owner.caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'quiet reader'),
+    });
+    await expect(
+      other.caller.highlights.create({
+        id: newNoteId(),
+        pageId: page.id,
+        coreType: CoreType.textNote,
+        text: 'sneaky note on your page',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      other.caller.highlights.create({
+        id: h.id,
+        pageId: page.id,
+        coreType: CoreType.textNote,
+        text: 'reuse your id please',
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(other.caller.highlights.update({ id: h.id, slotId: 6 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(other.caller.highlights.delete({ id: h.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(other.caller.highlights.byPage({ id: page.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(other.caller.highlights.export({ pageId: page.id, format: 'text' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect((await other.caller.highlights.list({ limit: 50, pageId: page.id })).items).toEqual([]);
+    const [still] = await owner.caller.highlights.byPage({ id: page.id });
+    expect(still).toMatchObject({ id: h.id, slotId: 1 });
+    // An id already used by someone else is a conflict for the newcomer, never a takeover.
+    const mine = await clippedPage(other.caller);
+    await expect(
+      other.caller.highlights.create({
+        id: h.id,
+        pageId: mine.id,
+        coreType: CoreType.textNote,
+        text: 'reuse your id please',
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  test('bad input is refused: unknown colour slot, style, empty text note, bad ids', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const base = {
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: selectorsFor(page.text, 'quiet reader'),
+    } as const;
+    await expect(caller.highlights.create({ ...base, id: newNoteId(), slotId: 7 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(caller.highlights.create({ ...base, id: newNoteId(), style: 9 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(caller.highlights.create({ ...base, id: 'bad id!' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(
+      caller.highlights.create({
+        id: newNoteId(),
+        pageId: page.id,
+        coreType: CoreType.textNote,
+        text: '   ',
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await caller.highlights.byPage({ id: page.id })).toEqual([]);
+  });
+});
