@@ -1,0 +1,82 @@
+import { DropdownMenu } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import type { PageDetail } from '../../../src/schemas/notes.ts';
+import { Icon } from '../../components/icons/Icon.tsx';
+import { notify } from '../../lib/notify.ts';
+import { useTRPCClient } from '../../trpc.ts';
+import { readerPath } from '../library/PageListItem.tsx';
+import { copyText, downloadFile } from './download.ts';
+
+const EXPORT_FORMATS = [
+  { format: 'text', labelKey: 'reader.exportText' },
+  { format: 'markdown', labelKey: 'reader.exportMarkdown' },
+] as const;
+
+/** Open the original, copy the product link, export as plain text or Markdown. */
+export function ReaderActions({ page }: { page: PageDetail }) {
+  const { t } = useTranslation();
+  const client = useTRPCClient();
+  const productLink = `${window.location.origin}${readerPath(page.id)}`;
+
+  async function exportAs(format: 'text' | 'markdown') {
+    try {
+      const file = await client.notes.export.query({ id: page.id, format });
+      downloadFile(file.filename, file.mimeType, file.content);
+    } catch (error) {
+      notify.error(error);
+    }
+  }
+
+  async function copyLink() {
+    try {
+      await copyText(productLink);
+      notify.success('toast.copySuccess');
+    } catch (error) {
+      notify.error(error, 'toast.operationFailed');
+    }
+  }
+
+  return (
+    <div className="reader-actions">
+      <a
+        className="button"
+        href={page.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        data-testid="reader-original"
+      >
+        <Icon name="globe" />
+        {t('reader.openOriginal')}
+      </a>
+      <button
+        type="button"
+        className="button"
+        onClick={copyLink}
+        data-testid="reader-copy-link"
+        data-link={productLink}
+        title={productLink}
+      >
+        {t('reader.copyLink')}
+      </button>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="button" data-testid="reader-export">
+          {t('reader.export')}
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+            {EXPORT_FORMATS.map(({ format, labelKey }) => (
+              <DropdownMenu.Item
+                key={format}
+                className="menu-item reader-menu-item"
+                data-testid={`export-${format}`}
+                onSelect={() => void exportAs(format)}
+              >
+                {t(labelKey)}
+              </DropdownMenu.Item>
+            ))}
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </div>
+  );
+}
