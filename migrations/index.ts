@@ -4,10 +4,12 @@ import { Migration20261121053701_initial } from './Migration20261121053701_initi
 import { Migration20261121054358_accounts } from './Migration20261121054358_accounts.ts';
 import { Migration20261121054746_pages } from './Migration20261121054746_pages.ts';
 import { Migration20261121055009_notes } from './Migration20261121055009_notes.ts';
+import { Migration20261121055626_library } from './Migration20261121055626_library.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
   Migration20261121054358_accounts,
   Migration20261121054746_pages,
   Migration20261121055009_notes,
+  Migration20261121055626_library,
 ];

@@ -1,4 +1,5 @@
 import { AuthBindingSchema } from './auth-binding.entity.ts';
+import { FolderSchema } from './folder.entity.ts';
 import { NoteSchema } from './note.entity.ts';
 import { PageSchema } from './page.entity.ts';
 import { PageContentSchema } from './page-content.entity.ts';
@@ -7,6 +8,7 @@ import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
 
 export { AuthBinding } from './auth-binding.entity.ts';
+export { Folder } from './folder.entity.ts';
 export { Note } from './note.entity.ts';
 export { Page } from './page.entity.ts';
 export { PageContent } from './page-content.entity.ts';
@@ -23,4 +25,5 @@ export const ENTITIES = [
   PageSchema,
   PageContentSchema,
   NoteSchema,
+  FolderSchema,
 ];

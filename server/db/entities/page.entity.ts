@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ClipStatus, Flow } from '../../../src/enums.ts';
+import { Folder } from './folder.entity.ts';
 import { User } from './user.entity.ts';
 
 /** A saved web page. One per normalised URL per user. */
@@ -23,6 +24,7 @@ export const PageSchema = defineEntity({
     wordCount: p.integer().default(0),
     flow: p.smallint().default(Flow.inbox),
     trashedAt: p.datetime().nullable(),
+    folder: () => p.manyToOne(Folder).nullable().deleteRule('set null'),
     tags: p.array().columnType('text[]').default([]),
     clipStatus: p.smallint().default(ClipStatus.queued),
     /** Why the last clip failed: a reason code the client translates. */

@@ -8,6 +8,7 @@ import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { CreateHighlightInput, UpdateHighlightInput } from '../../../src/schemas/highlights.ts';
 import { Note, Page, PageContent, type User } from '../../db/entities/index.ts';
 import { afterCursor, decodeCursor, NEWEST_FIRST, pageOf } from '../cursor.ts';
+import { indexNote } from '../search/search-index.ts';
 
 /** Highlights and image highlights count towards the page's highlight count; text notes don't. */
 const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
@@ -108,6 +109,7 @@ export async function updateHighlight(
     }
   }
   await em.flush();
+  await indexNote(em, note.id, note);
   return note;
 }
 

@@ -7,6 +7,7 @@ import { decodeHtml } from '../clip/decode.ts';
 import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
 import { sanitizeArticleHtml } from '../clip/sanitize.ts';
 import { reanchorPage } from '../highlights/highlights.service.ts';
+import { indexPage } from '../search/search-index.ts';
 
 export const CLIP_FETCH_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
@@ -79,6 +80,7 @@ export async function clipPage(
 
   await em.transactional(async (tem) => {
     await reanchorPage(tem, page.id, article.text);
+    await indexPage(tem, page.id, { ...article, title: cleanTitle(article.title ?? '') || page.title });
     await tem.upsert(PageContent, {
       page: page.id,
       originalHtml: html,

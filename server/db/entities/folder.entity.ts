@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { User } from './user.entity.ts';
+
+/** A folder of pages; folders nest (a child is deleted with its parent, its pages are kept). */
+export const FolderSchema = defineEntity({
+  name: 'Folder',
+  tableName: 'folder',
+  indexes: [{ properties: ['user', 'parent'] }],
+  properties: {
+    id: p.string().length(32).primary(),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    parent: () => p.manyToOne(Folder).nullable().deleteRule('cascade'),
+    name: p.string().length(128),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+
+export class Folder extends FolderSchema.class {}
+FolderSchema.setClass(Folder);

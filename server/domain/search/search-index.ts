@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tsvectorLiteral } from '../../../src/search/tokens.ts';
+
+/** Re-indexes a page: title, site, author and article text. */
+export async function indexPage(
+  em: EntityManager,
+  pageId: string,
+  fields: { title: string; siteName?: string | null; author?: string | null; text: string },
+): Promise<void> {
+  await em.execute('update "page" set "search_vector" = ?::tsvector where "id" = ?', [
+    tsvectorLiteral(fields.title, fields.siteName, fields.author, fields.text),
+    pageId,
+  ]);
+}
+
+/** Re-indexes a note: its text and its annotation. */
+export async function indexNote(
+  em: EntityManager,
+  noteId: string,
+  fields: { text: string; annotation?: string | null },
+): Promise<void> {
+  await em.execute('update "note" set "search_vector" = ?::tsvector where "id" = ?', [
+    tsvectorLiteral(fields.text, fields.annotation),
+    noteId,
+  ]);
+}
