@@ -5,7 +5,7 @@ import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { type Me, zLoginInput } from '../../src/schemas/auth.ts';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
 import { TextField, useForm } from '../features/auth/form.tsx';
-import { OtherLoginMethods } from '../features/auth/OtherLoginMethods.tsx';
+import { OtherLoginMethods, oidcFailed, useOidcProvider } from '../features/auth/OtherLoginMethods.tsx';
 import { nextPath, useMe, useSignedIn } from '../features/auth/session.ts';
 import { notify } from '../lib/notify.ts';
 import { useTRPC } from '../trpc.ts';
@@ -15,7 +15,10 @@ export function LoginPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const [, navigate] = useLocation();
-  const next = nextPath(useSearch());
+  const search = useSearch();
+  const next = nextPath(search);
+  const providerFailed = oidcFailed(search);
+  const provider = useOidcProvider();
   const { data: me } = useMe();
   const signedIn = useSignedIn();
   const form = useForm({ email: '', password: '' });
@@ -28,14 +31,23 @@ export function LoginPage() {
   const login = useMutation(
     trpc.auth.login.mutationOptions({ onSuccess: (result) => finish(result.me), onError: form.fail }),
   );
-  if (me) return <Redirect to={next} replace />;
+  // A signed-in user only meets a provider failure after trying to connect an account.
+  if (me)
+    return (
+      <Redirect to={providerFailed ? `/personSetting/authbind${search ? `?${search}` : ''}` : next} replace />
+    );
 
   return (
     <AuthLayout
       title={t('auth.loginTitle')}
       subtitle={t('auth.loginSubtitle')}
-      aside={<OtherLoginMethods onSignedIn={finish} />}
+      aside={<OtherLoginMethods next={next} onSignedIn={finish} />}
     >
+      {providerFailed && (
+        <p className="notice notice-warning" role="alert">
+          {t('errors.oidcFailed', { provider: provider ?? 'Google' })}
+        </p>
+      )}
       {next.startsWith('/qrlogin/') && <p className="notice">{t('auth.qrSignInFirst')}</p>}
       <form
         className="form"

@@ -9,7 +9,23 @@ import { useTRPC } from '../../trpc.ts';
 import { QrLoginPanel } from './QrLoginPanel.tsx';
 
 /** The provider sign-in route (a full-page navigation to the identity provider and back). */
-export const OIDC_START = '/auth/oidc/start';
+const OIDC_START = '/auth/oidc/start';
+
+/** The provider route that signs in (or, with `bind`, connects) and then comes back to `next`. */
+export function oidcStartPath(next: string, intent: 'signin' | 'bind' = 'signin'): string {
+  const params = new URLSearchParams();
+  if (intent === 'bind') params.set('intent', 'bind');
+  if (next !== '/') params.set('next', next);
+  const query = params.toString();
+  return query ? `${OIDC_START}?${query}` : OIDC_START;
+}
+
+/** Where the provider routes send the browser when a sign-in or a binding did not work. */
+export const OIDC_FAILED_PARAM = 'error';
+export const OIDC_FAILED_VALUE = 'oidc';
+export function oidcFailed(search: string): boolean {
+  return new URLSearchParams(search).get(OIDC_FAILED_PARAM) === OIDC_FAILED_VALUE;
+}
 
 /** Whether this install offers sign-in with Google (region allows it and it is configured). */
 export function useOidcProvider(): string | null {
@@ -22,7 +38,7 @@ export function useOidcProvider(): string | null {
  * "Other login methods": a provider button when one is configured, and QR phone login. On a
  * phone the QR code waits behind a button: it is meant to be scanned, not shown, there.
  */
-export function OtherLoginMethods({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+export function OtherLoginMethods({ next, onSignedIn }: { next: string; onSignedIn: (me: Me) => void }) {
   const { t } = useTranslation();
   const provider = useOidcProvider();
   const small = useMediaQuery(`(max-width: ${MOBILE_SIDEBAR_MAX}px)`);
@@ -33,7 +49,7 @@ export function OtherLoginMethods({ onSignedIn }: { onSignedIn: (me: Me) => void
         <span>{t('auth.otherMethods')}</span>
       </h2>
       {provider && (
-        <a className="button button-block" href={OIDC_START} data-testid="oidc-login">
+        <a className="button button-block" href={oidcStartPath(next)} data-testid="oidc-login">
           {t('auth.continueWith', { provider })}
         </a>
       )}

@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import type { Me } from '../../../src/schemas/auth.ts';
 import { ConfirmDialog } from '../../features/account/ConfirmDialog.tsx';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
-import { OIDC_START, useOidcProvider } from '../../features/auth/OtherLoginMethods.tsx';
+import { oidcFailed, oidcStartPath, useOidcProvider } from '../../features/auth/OtherLoginMethods.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 
@@ -25,6 +25,7 @@ export function AuthBindSettings({ me }: { me: Me }) {
   const trpc = useTRPC();
   const update = useMeUpdate();
   const oidcName = useOidcProvider();
+  const failed = oidcFailed(useSearch());
   const { data: bindings } = useQuery(trpc.account.bindings.queryOptions());
   const unbind = useMutation(
     trpc.account.unbindProvider.mutationOptions({
@@ -36,56 +37,63 @@ export function AuthBindSettings({ me }: { me: Me }) {
   );
   if (!bindings) return <p className="muted">{t('app.loading')}</p>;
   return (
-    <ul className="binding-list" data-testid="bindings">
-      <li className="binding">
-        <div className="binding-name">
-          <strong>{t('account.email')}</strong>
-          {me.email && (
-            <span className="muted">
-              <bdi>{me.email}</bdi>
-            </span>
-          )}
-        </div>
-        <Status bound={Boolean(me.email)} />
-        <Link href="/personSetting/email" className="button">
-          {t('settings.email')}
-        </Link>
-      </li>
-      {PROVIDERS.map((provider) => {
-        const binding = bindings.providers.find((b) => b.provider === provider);
-        const name = oidcName ?? 'Google';
-        return (
-          <li key={provider} className="binding" data-provider={provider}>
-            <div className="binding-name">
-              <strong>{name}</strong>
-              {binding?.email && (
-                <span className="muted">
-                  <bdi>{binding.email}</bdi>
-                </span>
-              )}
-            </div>
-            <Status bound={Boolean(binding)} />
-            {binding ? (
-              <ConfirmDialog
-                title={t('account.unbindConfirm')}
-                confirmLabel={t('account.unbind')}
-                danger
-                onConfirm={() => unbind.mutate({ provider })}
-              >
-                <button type="button" className="button button-danger" disabled={unbind.isPending}>
-                  {t('account.unbind')}
-                </button>
-              </ConfirmDialog>
-            ) : oidcName ? (
-              <a className="button" href={`${OIDC_START}?intent=bind`}>
-                {t('account.connect')}
-              </a>
-            ) : (
-              <span className="form-note">{t('errors.loginTypeUnavailable')}</span>
+    <div className="settings-stack">
+      {failed && (
+        <p className="notice notice-warning" role="alert">
+          {t('errors.oidcFailed', { provider: oidcName ?? 'Google' })}
+        </p>
+      )}
+      <ul className="binding-list" data-testid="bindings">
+        <li className="binding">
+          <div className="binding-name">
+            <strong>{t('account.email')}</strong>
+            {me.email && (
+              <span className="muted">
+                <bdi>{me.email}</bdi>
+              </span>
             )}
-          </li>
-        );
-      })}
-    </ul>
+          </div>
+          <Status bound={Boolean(me.email)} />
+          <Link href="/personSetting/email" className="button">
+            {t('settings.email')}
+          </Link>
+        </li>
+        {PROVIDERS.map((provider) => {
+          const binding = bindings.providers.find((b) => b.provider === provider);
+          const name = oidcName ?? 'Google';
+          return (
+            <li key={provider} className="binding" data-provider={provider}>
+              <div className="binding-name">
+                <strong>{name}</strong>
+                {binding?.email && (
+                  <span className="muted">
+                    <bdi>{binding.email}</bdi>
+                  </span>
+                )}
+              </div>
+              <Status bound={Boolean(binding)} />
+              {binding ? (
+                <ConfirmDialog
+                  title={t('account.unbindConfirm')}
+                  confirmLabel={t('account.unbind')}
+                  danger
+                  onConfirm={() => unbind.mutate({ provider })}
+                >
+                  <button type="button" className="button button-danger" disabled={unbind.isPending}>
+                    {t('account.unbind')}
+                  </button>
+                </ConfirmDialog>
+              ) : oidcName ? (
+                <a className="button" href={oidcStartPath('/personSetting/authbind', 'bind')}>
+                  {t('account.connect')}
+                </a>
+              ) : (
+                <span className="form-note">{t('errors.loginTypeUnavailable')}</span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
