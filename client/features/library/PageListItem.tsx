@@ -69,6 +69,9 @@ export function PageListItem({ page, onOpen }: { page: PageSummary; onOpen(pageI
           loading="lazy"
           decoding="async"
           referrerPolicy="no-referrer"
+          onError={(event) => {
+            event.currentTarget.hidden = true;
+          }}
         />
       )}
     </li>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ClipStatus } from '../../../src/enums.ts';
 import type { PageDetail, PageSummary } from '../../../src/schemas/notes.ts';
@@ -15,6 +15,24 @@ import '../../styles/reader.css';
 
 function summaryOf({ contentHtml: _html, text: _text, ...summary }: PageDetail): PageSummary {
   return summary;
+}
+
+const sameText = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+
+/**
+ * Extraction often keeps the article's own title as its first heading; the reader already shows
+ * the title above, so that heading is hidden (not removed: the text stays what highlights anchor to).
+ */
+function useHiddenRepeatedTitle(contentHtml: string | undefined, title: string | undefined) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    let first = ref.current?.firstElementChild;
+    while (first && /^(DIV|SECTION|ARTICLE|HEADER|MAIN)$/.test(first.tagName))
+      first = first.firstElementChild;
+    if (!(first instanceof HTMLElement) || !title || !contentHtml) return;
+    if (/^H[1-3]$/.test(first.tagName) && sameText(first.textContent ?? '', title)) first.hidden = true;
+  }, [contentHtml, title]);
+  return ref;
 }
 
 /** Esc goes back to the list, unless a menu or a text field has the key. */
@@ -47,6 +65,7 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
   );
   const page = query.data;
   useEscapeToLeave(onBack);
+  const contentRef = useHiddenRepeatedTitle(page?.contentHtml, page?.title);
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
     if (page) cache.changed(summaryOf(page));
@@ -59,7 +78,7 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
   const back = (
     <button type="button" className="button reader-back" onClick={onBack} data-testid="reader-back">
       <Icon name="back" />
-      {t('common.back')}
+      <span className="reader-back-label">{t('common.back')}</span>
     </button>
   );
 
@@ -99,6 +118,7 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
         )}
         {page.contentHtml && (
           <div
+            ref={contentRef}
             className="reader-content"
             data-testid="reader-content"
             // Sanitised with DOMPurify on the server before it was stored.
