@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { Session } from '../server/db/entities/index.ts';
+import { purgeTrash } from '../server/domain/library/library.service.ts';
 import { sweepStaleClips } from '../server/domain/pages/sweep.ts';
 import type { AppDeps } from '../server/trpc/context.ts';
 import { zDeleteUserFilesJob } from '../src/jobs.ts';
@@ -11,6 +12,7 @@ export const MAINTENANCE_JOBS = {
   purgeExpiredSessions: 'purge-expired-sessions',
   deleteUserFiles: 'delete-user-files',
   sweepStaleClips: 'sweep-stale-clips',
+  purgeTrash: 'purge-trash',
 } as const;
 
 /** Deletes sessions past their expiry. Idempotent: running it twice deletes nothing more. */
@@ -27,6 +29,8 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
   const dataDir = deps.config.dataDir;
   return async (job: Job): Promise<unknown> => {
     switch (job.name) {
+      case MAINTENANCE_JOBS.purgeTrash:
+        return { deleted: await purgeTrash(em()) };
       case MAINTENANCE_JOBS.sweepStaleClips:
         return sweepStaleClips(em(), deps.queues);
       case MAINTENANCE_JOBS.purgeExpiredSessions:

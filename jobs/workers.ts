@@ -45,6 +45,11 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     { name: MAINTENANCE_JOBS.purgeExpiredSessions },
   );
   await deps.queues.maintenance.upsertJobScheduler(
+    MAINTENANCE_JOBS.purgeTrash,
+    { every: 6 * 60 * 60_000 },
+    { name: MAINTENANCE_JOBS.purgeTrash },
+  );
+  await deps.queues.maintenance.upsertJobScheduler(
     MAINTENANCE_JOBS.sweepStaleClips,
     { every: 5 * 60_000 },
     { name: MAINTENANCE_JOBS.sweepStaleClips },

@@ -2,6 +2,7 @@ import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
+import { libraryRouter } from './library.router.ts';
 import { notesRouter } from './notes.router.ts';
 import { systemRouter } from './system.router.ts';
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   account: accountRouter,
   notes: notesRouter,
   highlights: highlightsRouter,
+  library: libraryRouter,
 });
 
 export type AppRouter = typeof appRouter;

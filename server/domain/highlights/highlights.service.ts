@@ -76,10 +76,13 @@ export async function createHighlight(
       .execute('run');
     const note = await tem.findOne(Note, { id: input.id, user: user.id });
     if (!note || (note.page as unknown as { id: string })?.id !== page.id) throw new AppError('CONFLICT');
-    if (inserted.affectedRows === 1 && COUNTED.has(input.coreType)) {
-      await tem.execute('update "page" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
-        page.id,
-      ]);
+    if (inserted.affectedRows === 1) {
+      await indexNote(tem, note.id, note);
+      if (COUNTED.has(input.coreType)) {
+        await tem.execute('update "page" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
+          page.id,
+        ]);
+      }
     }
     return note;
   });

@@ -1,0 +1,190 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Flow, SortOrder } from '../../../src/enums.ts';
+import { AppError } from '../../../src/errors.ts';
+import { parseSearchQuery } from '../../../src/rules/search-query.ts';
+import type { LibraryListInput, NavView } from '../../../src/schemas/library.ts';
+import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import { Page, type User } from '../../db/entities/index.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The page columns a list needs (never the search vector). */
+const PAGE_COLUMNS = [
+  'id',
+  'user_id',
+  'url',
+  'url_hash',
+  'title',
+  'site_name',
+  'author',
+  'published_at',
+  'lead_image_url',
+  'excerpt',
+  'lang',
+  'word_count',
+  'flow',
+  'trashed_at',
+  'folder_id',
+  'tags',
+  'clip_status',
+  'clip_error',
+  'clip_attempts',
+  'source',
+  'highlight_count',
+  'created_at',
+  'updated_at',
+  'clipped_at',
+]
+  .map((c) => `p."${c}"`)
+  .join(', ');
+
+/** Each sort: the column and direction, with id as the tiebreaker (keyset pagination). */
+const SORTS: Record<SortOrder, { column: 'created_at' | 'updated_at' | 'highlight_count'; desc: boolean }> = {
+  [SortOrder.newestFirst]: { column: 'created_at', desc: true },
+  [SortOrder.oldestFirst]: { column: 'created_at', desc: false },
+  [SortOrder.recentlyUpdated]: { column: 'updated_at', desc: true },
+  [SortOrder.mostHighlights]: { column: 'highlight_count', desc: true },
+  // Pages have no position of their own; "by position" orders highlights inside a page and the
+  // page list falls back to reading order of saving.
+  [SortOrder.positionInArticle]: { column: 'created_at', desc: false },
+  [SortOrder.oldest]: { column: 'updated_at', desc: false },
+};
+
+/** The SQL condition of each left-navigation entry. */
+function navCondition(nav: NavView, now: Date, params: unknown[]): string {
+  switch (nav) {
+    case 'all':
+      return 'p.trashed_at is null';
+    case 'later':
+      return `p.trashed_at is null and p.flow = ${Flow.later}`;
+    case 'star':
+      return `p.trashed_at is null and p.flow = ${Flow.shortlist}`;
+    case 'archive':
+      return `p.trashed_at is null and p.flow = ${Flow.archive}`;
+    case 'unarchive':
+      return `p.trashed_at is null and p.flow <> ${Flow.archive}`;
+    case 'trash':
+      return 'p.trashed_at is not null';
+    case 'notag':
+      return "p.trashed_at is null and p.tags = '{}'";
+    case '24h': {
+      params.push(new Date(now.getTime() - DAY_MS), new Date(now.getTime() - DAY_MS));
+      return `p.trashed_at is null and (p.created_at > ? or exists (select 1 from note n where n.page_id = p.id and n.created_at > ?))`;
+    }
+  }
+}
+
+interface SortCursor {
+  value: string | number;
+  id: string;
+}
+
+function encodeSortCursor(page: Page, column: string): string {
+  const raw =
+    column === 'highlight_count'
+      ? page.highlightCount
+      : (column === 'updated_at' ? page.updatedAt : page.createdAt).toISOString();
+  return Buffer.from(JSON.stringify([raw, page.id])).toString('base64url');
+}
+
+function decodeSortCursor(cursor: string | null | undefined): SortCursor | null {
+  if (!cursor) return null;
+  try {
+    const [value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string | number, string];
+    if (typeof id !== 'string' || (typeof value !== 'string' && typeof value !== 'number'))
+      throw new Error('shape');
+    return { value, id };
+  } catch {
+    throw new AppError('BAD_REQUEST', 'errors.invalidInput');
+  }
+}
+
+/**
+ * The library list: one left-nav view, optionally a tag, a folder and a search, in one of the
+ * six sorts, keyset-paginated. One SQL statement, served by the partial indexes of the library
+ * migration (and the GIN search indexes when searching).
+ */
+export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = new Date()) {
+  const params: unknown[] = [user.id];
+  const where = ['p.user_id = ?'];
+  where.push(navCondition(input.nav, now, params));
+
+  const search = parseSearchQuery(input.q ?? '');
+  const tags = [...search.tags, ...(input.tag ? [input.tag] : [])];
+  if (tags.length) {
+    where.push('p.tags @> ?::text[]');
+    params.push(pgTextArray(tags));
+  }
+  if (input.folderId) {
+    where.push('p.folder_id = ?');
+    params.push(input.folderId);
+  }
+  const parts = queryParts(search.text);
+  const tsquery = tsqueryLiteral(parts);
+  if (tsquery) {
+    where.push(
+      `(p.search_vector @@ ?::tsquery or p.id in (select n.page_id from note n where n.user_id = ? and n.page_id is not null and n.search_vector @@ ?::tsquery))`,
+    );
+    params.push(tsquery, user.id, tsquery);
+    for (const run of substringChecks(parts)) {
+      where.push(`(strpos(lower(p.title), ?) > 0
+        or exists (select 1 from page_content c where c.page_id = p.id and strpos(lower(c.text), ?) > 0)
+        or exists (select 1 from note n where n.page_id = p.id and strpos(lower(n.text || ' ' || coalesce(n.annotation, '')), ?) > 0))`);
+      params.push(run, run, run);
+    }
+  }
+
+  const sort = SORTS[input.sort];
+  const after = decodeSortCursor(input.cursor);
+  if (after) {
+    const op = sort.desc ? '<' : '>';
+    where.push(`(p.${sort.column}, p.id) ${op} (?, ?)`);
+    params.push(
+      sort.column === 'highlight_count' ? Number(after.value) : new Date(String(after.value)),
+      after.id,
+    );
+  }
+  const direction = sort.desc ? 'desc' : 'asc';
+  params.push(input.limit + 1);
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select ${PAGE_COLUMNS} from page p where ${where.join(' and ')}
+     order by p.${sort.column} ${direction}, p.id ${direction} limit ?`,
+    params,
+  );
+  const pages = rows.map((row) => em.map(Page, row));
+  const items = pages.slice(0, input.limit);
+  const last = items.at(-1);
+  const nextCursor = pages.length > input.limit && last ? encodeSortCursor(last, sort.column) : null;
+  return { items, nextCursor };
+}
+
+/** Every left-nav count in one pass over the user's pages. */
+export async function navCounts(em: EntityManager, user: User, now = new Date()) {
+  const since = new Date(now.getTime() - DAY_MS);
+  const [row] = await em.execute<Record<string, string>[]>(
+    `select
+       count(*) filter (where trashed_at is null) as "all",
+       count(*) filter (where trashed_at is null and flow = ${Flow.later}) as later,
+       count(*) filter (where trashed_at is null and flow = ${Flow.shortlist}) as star,
+       count(*) filter (where trashed_at is null and flow = ${Flow.archive}) as archive,
+       count(*) filter (where trashed_at is null and flow <> ${Flow.archive}) as unarchive,
+       count(*) filter (where trashed_at is not null) as trash,
+       count(*) filter (where trashed_at is null and (created_at > ? or exists (
+         select 1 from note n where n.page_id = p.id and n.created_at > ?))) as "24h",
+       count(*) filter (where trashed_at is null and tags = '{}') as notag
+     from page p where user_id = ?`,
+    [since, since, user.id],
+  );
+  const n = (k: string) => Number(row?.[k] ?? 0);
+  return {
+    all: n('all'),
+    later: n('later'),
+    star: n('star'),
+    archive: n('archive'),
+    unarchive: n('unarchive'),
+    trash: n('trash'),
+    '24h': n('24h'),
+    notag: n('notag'),
+  };
+}

@@ -1,0 +1,184 @@
+import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import { newNoteId } from '../../../src/rules/note-id.ts';
+import { Folder, Page, type User } from '../../db/entities/index.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
+
+/** Every bulk change is one statement scoped to the user: another user's ids change nothing. */
+export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
+  return em.nativeUpdate(
+    Page,
+    { id: { $in: ids }, user: user.id, trashedAt: null },
+    { flow, updatedAt: new Date() },
+  );
+}
+
+export async function trashPages(
+  em: EntityManager,
+  user: User,
+  ids: string[],
+  now = new Date(),
+): Promise<number> {
+  return em.nativeUpdate(Page, { id: { $in: ids }, user: user.id, trashedAt: null }, { trashedAt: now });
+}
+
+export async function restorePages(em: EntityManager, user: User, ids: string[]): Promise<number> {
+  return em.nativeUpdate(
+    Page,
+    { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } },
+    { trashedAt: null },
+  );
+}
+
+/** Force-delete: only pages already in the trash; their content and notes go with them. */
+export async function deleteForever(em: EntityManager, user: User, ids: string[]): Promise<number> {
+  return em.nativeDelete(Page, { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } });
+}
+
+export const TRASH_RETENTION_MS = 30 * 86_400_000;
+
+/** The scheduled purge: pages in the trash for 30 days are deleted. Idempotent. */
+export async function purgeTrash(em: EntityManager, now = new Date()): Promise<number> {
+  return em.nativeDelete(Page, { trashedAt: { $lte: new Date(now.getTime() - TRASH_RETENTION_MS) } });
+}
+
+export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
+  const result = await em.execute<QueryResult>(
+    `update "page" set "tags" = array_append("tags", ?), "updated_at" = now()
+     where "user_id" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
+    [tag, user.id, pgTextArray(ids), tag],
+    'run',
+  );
+  return result.affectedRows;
+}
+
+export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
+  const result = await em.execute<QueryResult>(
+    `update "page" set "tags" = array_remove("tags", ?), "updated_at" = now()
+     where "user_id" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
+    [tag, user.id, pgTextArray(ids), tag],
+    'run',
+  );
+  return result.affectedRows;
+}
+
+/**
+ * Renames tags on pages and highlights in one transaction. Renaming into a tag that exists
+ * merges them (no duplicates are left).
+ */
+export async function mergeTags(em: EntityManager, user: User, from: string[], to: string): Promise<number> {
+  const sources = from.filter((t) => t !== to);
+  if (!sources.length) return 0;
+  return em.transactional(async (tem) => {
+    let changed = 0;
+    for (const table of ['page', 'note']) {
+      const result = await tem.execute<QueryResult>(
+        `update "${table}" set "tags" = (
+           select coalesce(array_agg(distinct t order by t), '{}') from unnest(array_cat(
+             array(select x from unnest("tags") x where x <> all(?::text[])), array[?]::text[])) t)
+         where "user_id" = ? and "tags" && ?::text[]`,
+        [pgTextArray(sources), to, user.id, pgTextArray(sources)],
+        'run',
+      );
+      changed += result.affectedRows;
+    }
+    return changed;
+  });
+}
+
+/** Tags with how many pages and highlights carry each. */
+export async function tagCounts(em: EntityManager, user: User) {
+  const rows = await em.execute<{ tag: string; pages: string; highlights: string }[]>(
+    `select tag, sum(pages)::int as pages, sum(highlights)::int as highlights from (
+       select unnest(tags) as tag, 1 as pages, 0 as highlights from page where user_id = ? and trashed_at is null
+       union all
+       select unnest(tags), 0, 1 from note where user_id = ?
+     ) t group by tag order by tag`,
+    [user.id, user.id],
+  );
+  return rows.map((r) => ({ tag: r.tag, pages: Number(r.pages), highlights: Number(r.highlights) }));
+}
+
+// Folders -----------------------------------------------------------------------------------
+
+async function ownFolder(em: EntityManager, user: User, id: string): Promise<Folder> {
+  const folder = await em.findOne(Folder, { id, user: user.id });
+  if (!folder) throw new AppError('NOT_FOUND');
+  return folder;
+}
+
+async function assertUniqueName(
+  em: EntityManager,
+  user: User,
+  parentId: string | null,
+  name: string,
+  except?: string,
+) {
+  const clash = await em.count(Folder, {
+    user: user.id,
+    parent: parentId,
+    name,
+    ...(except ? { id: { $ne: except } } : {}),
+  });
+  if (clash) throw new AppError('CONFLICT', 'errors.folderExists');
+}
+
+export async function listFolders(em: EntityManager, user: User) {
+  const rows = await em.execute<
+    { id: string; name: string; parent_id: string | null; created_at: Date; page_count: string }[]
+  >(
+    `select f.id, f.name, f.parent_id, f.created_at,
+       (select count(*) from page p where p.folder_id = f.id and p.trashed_at is null) as page_count
+     from folder f where f.user_id = ? order by f.name`,
+    [user.id],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    parentId: r.parent_id,
+    createdAt: new Date(r.created_at),
+    pageCount: Number(r.page_count),
+  }));
+}
+
+export async function createFolder(
+  em: EntityManager,
+  user: User,
+  input: { name: string; parentId?: string | null },
+) {
+  const parentId = input.parentId ?? null;
+  if (parentId) await ownFolder(em, user, parentId);
+  await assertUniqueName(em, user, parentId, input.name);
+  const folder = em.create(Folder, { id: newNoteId(), user: user.id, parent: parentId, name: input.name });
+  await em.flush();
+  return folder;
+}
+
+export async function renameFolder(em: EntityManager, user: User, input: { id: string; name: string }) {
+  const folder = await ownFolder(em, user, input.id);
+  const parentId = (folder.parent as Folder | null)?.id ?? null;
+  await assertUniqueName(em, user, parentId, input.name, folder.id);
+  folder.name = input.name;
+  await em.flush();
+  return folder;
+}
+
+/** Deletes a folder and its subfolders; their pages stay, outside any folder. */
+export async function deleteFolder(em: EntityManager, user: User, id: string): Promise<void> {
+  await ownFolder(em, user, id);
+  await em.nativeDelete(Folder, { id, user: user.id });
+}
+
+export async function moveToFolder(
+  em: EntityManager,
+  user: User,
+  ids: string[],
+  folderId: string | null,
+): Promise<number> {
+  if (folderId) await ownFolder(em, user, folderId);
+  return em.nativeUpdate(
+    Page,
+    { id: { $in: ids }, user: user.id },
+    { folder: folderId, updatedAt: new Date() },
+  );
+}
