@@ -5,6 +5,7 @@ import { Migration20261121054358_accounts } from './Migration20261121054358_acco
 import { Migration20261121054746_pages } from './Migration20261121054746_pages.ts';
 import { Migration20261121055009_notes } from './Migration20261121055009_notes.ts';
 import { Migration20261121055626_library } from './Migration20261121055626_library.ts';
+import { Migration20261121055924_daily } from './Migration20261121055924_daily.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -12,4 +13,5 @@ export const MIGRATIONS = [
   Migration20261121054746_pages,
   Migration20261121055009_notes,
   Migration20261121055626_library,
+  Migration20261121055924_daily,
 ];

@@ -13,6 +13,7 @@ import {
   zUnbindProviderInput,
   zUpdateProfileInput,
 } from '../../src/schemas/auth.ts';
+import { zTimeZoneInput } from '../../src/schemas/daily.ts';
 import { User } from '../db/entities/index.ts';
 import {
   bindEmail,
@@ -23,6 +24,7 @@ import {
   unbindProvider,
   updateLanguage,
   updateProfile,
+  updateTimeZone,
 } from '../domain/account/account.service.ts';
 import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
@@ -40,6 +42,11 @@ export const accountRouter = router({
     .input(z.object({ language: z.string().refine(isLanguage, 'errors.invalidInput') }))
     .output(z.void())
     .mutation(({ ctx, input }) => updateLanguage(ctx.em, ctx.user, input.language)),
+
+  setTimeZone: protectedProcedure
+    .input(zTimeZoneInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => updateTimeZone(ctx.em, ctx.user, input.timeZone)),
 
   changePassword: protectedProcedure
     .input(zChangePasswordInput)

@@ -1,5 +1,6 @@
 import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
+import { dailyRouter } from './daily.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
 import { libraryRouter } from './library.router.ts';
@@ -13,6 +14,7 @@ export const appRouter = router({
   notes: notesRouter,
   highlights: highlightsRouter,
   library: libraryRouter,
+  daily: dailyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -34,6 +34,8 @@ export const NoteSchema = defineEntity({
     tags: p.array().columnType('text[]').default([]),
     /** The day a daily note belongs to, in the user's time zone. */
     dailyDate: p.string().length(10).nullable(),
+    /** Bumped on every write of a daily note; an editor saves against the version it read. */
+    version: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

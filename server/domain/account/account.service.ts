@@ -18,6 +18,11 @@ export async function updateProfile(
   return fresh;
 }
 
+/** Daily notes follow the user's calendar day; the client reports its time zone. */
+export async function updateTimeZone(em: EntityManager, user: User, timeZone: string): Promise<void> {
+  await em.nativeUpdate(User, { id: user.id }, { timeZone });
+}
+
 export async function updateLanguage(em: EntityManager, user: User, language: string): Promise<void> {
   await em.nativeUpdate(User, { id: user.id }, { language });
 }

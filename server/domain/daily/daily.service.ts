@@ -1,0 +1,195 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CoreType, NoteKind } from '../../../src/enums.ts';
+import { AppError } from '../../../src/errors.ts';
+import { dayKey } from '../../../src/rules/daily-counter.ts';
+import { mergeText } from '../../../src/rules/merge-text.ts';
+import { newNoteId } from '../../../src/rules/note-id.ts';
+import type { DailyNote } from '../../../src/schemas/daily.ts';
+import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import { Note, type Page, type User } from '../../db/entities/index.ts';
+import { indexNote } from '../search/search-index.ts';
+
+/** The day's own note has an id derived from the user and the day, so it exists at most once. */
+export function dailyNoteId(user: User, date: string): string {
+  return `daily-${user.id}-${date.replaceAll('-', '')}`;
+}
+
+export function today(user: User, now = new Date()): string {
+  return dayKey(now, user.timeZone);
+}
+
+function toDaily(note: Note): DailyNote {
+  return {
+    id: note.id,
+    date: note.dailyDate ?? '',
+    text: note.text,
+    version: note.version,
+    updatedAt: note.updatedAt,
+  };
+}
+
+function emptyDay(user: User, date: string): DailyNote {
+  return { id: dailyNoteId(user, date), date, text: '', version: 0, updatedAt: null };
+}
+
+export async function getDay(em: EntityManager, user: User, date: string) {
+  const notes = await em.find(
+    Note,
+    { user: user.id, kind: NoteKind.daily, dailyDate: date },
+    { orderBy: { createdAt: 'asc' } },
+  );
+  const main = notes.find((n) => n.id === dailyNoteId(user, date));
+  return {
+    ...(main ? toDaily(main) : emptyDay(user, date)),
+    entries: notes.filter((n) => n !== main).map(toDaily),
+  };
+}
+
+/**
+ * Autosave of the editor. Saved against the version it read: when another tab or device wrote
+ * in between, the server merges the two edits line by line from the text both started from
+ * (src/rules/merge-text.ts) instead of overwriting, and answers with the merged text.
+ */
+export async function saveDay(
+  em: EntityManager,
+  user: User,
+  input: { date: string; text: string; baseText: string; baseVersion: number },
+) {
+  const id = dailyNoteId(user, input.date);
+  return em.transactional(async (tem) => {
+    // Create the day's row if needed, then lock it so concurrent saves queue up.
+    await tem.execute(
+      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
+       values (?, ?, ?, ?, '', ?, 0, now(), now()) on conflict ("id") do nothing`,
+      [id, user.id, NoteKind.daily, CoreType.textNote, input.date],
+    );
+    const [row] = await tem.execute<{ text: string; version: number; user_id: string }[]>(
+      'select "text", "version", "user_id" from "note" where "id" = ? for update',
+      [id],
+    );
+    if (!row || Number(row.user_id) !== user.id) throw new AppError('NOT_FOUND');
+    const merged = row.version !== input.baseVersion;
+    const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
+    await tem.execute(
+      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = now() where "id" = ?',
+      [text, id],
+    );
+    await indexNote(tem, id, { text });
+    const note = await tem.findOneOrFail(Note, { id }, { refresh: true });
+    return { ...toDaily(note), merged };
+  });
+}
+
+/** Quick entry (/postdaily): appended to today's note with its time, atomically. */
+export async function appendToToday(em: EntityManager, user: User, text: string, now = new Date()) {
+  const date = today(user, now);
+  const time = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: user.timeZone,
+  }).format(now);
+  return appendToDay(em, user, date, `**${time}** ${text}`);
+}
+
+async function appendToDay(em: EntityManager, user: User, date: string, block: string) {
+  const id = dailyNoteId(user, date);
+  return em.transactional(async (tem) => {
+    await tem.execute(
+      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
+       values (?, ?, ?, ?, ?, ?, 1, now(), now())
+       on conflict ("id") do update set
+         "text" = case when "note"."text" = '' then excluded."text" else "note"."text" || E'\\n\\n' || excluded."text" end,
+         "version" = "note"."version" + 1, "updated_at" = now()
+       where "note"."user_id" = excluded."user_id"`,
+      [id, user.id, NoteKind.daily, CoreType.textNote, block, date],
+    );
+    const note = await tem.findOne(Note, { id, user: user.id }, { refresh: true });
+    if (!note) throw new AppError('NOT_FOUND');
+    await indexNote(tem, id, note);
+    return toDaily(note);
+  });
+}
+
+/** A quoted highlight with a link back to its page and to the highlight itself. */
+function highlightBlock(note: Note): string {
+  const page = note.page as Page | null;
+  const quote = (note.imageUrl ? `![](${note.imageUrl})` : note.text)
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+  const source = page
+    ? `\n\n— [${page.title}](/?pi=${page.id}&vs=article) · [↗](/?nx=${note.id}&vs=article)`
+    : '';
+  const annotation = note.annotation ? `\n\n${note.annotation}` : '';
+  return `${quote}${annotation}${source}`;
+}
+
+/**
+ * Moves highlights into today's daily note (appended) or into a new daily entry of today;
+ * the daily note links back to each source page and highlight.
+ */
+export async function moveHighlightsToDaily(
+  em: EntityManager,
+  user: User,
+  ids: string[],
+  target: 'today' | 'new',
+  now = new Date(),
+) {
+  const notes = await em.find(
+    Note,
+    { id: { $in: ids }, user: user.id, kind: { $ne: NoteKind.daily } },
+    { populate: ['page'], orderBy: { createdAt: 'asc' } },
+  );
+  if (notes.length !== new Set(ids).size) throw new AppError('NOT_FOUND');
+  const block = notes.map(highlightBlock).join('\n\n');
+  const date = today(user, now);
+  if (target === 'today') return appendToDay(em, user, date, block);
+  const entry = em.create(Note, {
+    id: newNoteId(),
+    user: user.id,
+    kind: NoteKind.daily,
+    coreType: CoreType.textNote,
+    dailyDate: date,
+    text: block,
+  });
+  await em.flush();
+  await indexNote(em, entry.id, entry);
+  return toDaily(entry);
+}
+
+/** The timeline: days with notes, newest first, optionally searched. */
+export async function listDays(
+  em: EntityManager,
+  user: User,
+  input: { limit: number; cursor?: string | null; q?: string },
+) {
+  const params: unknown[] = [user.id, NoteKind.daily];
+  const where = ['n.user_id = ?', 'n.kind = ?', `n.text <> ''`];
+  if (input.cursor) {
+    where.push('n.daily_date < ?');
+    params.push(input.cursor);
+  }
+  const parts = queryParts(input.q ?? '');
+  const tsquery = tsqueryLiteral(parts);
+  if (tsquery) {
+    where.push('n.search_vector @@ ?::tsquery');
+    params.push(tsquery);
+    for (const run of substringChecks(parts)) {
+      where.push('strpos(lower(n.text), ?) > 0');
+      params.push(run);
+    }
+  }
+  params.push(input.limit + 1);
+  const rows = await em.execute<{ id: string; daily_date: string; text: string; updated_at: Date }[]>(
+    `select distinct on (n.daily_date) n.id, n.daily_date, n.text, n.updated_at from note n
+     where ${where.join(' and ')} order by n.daily_date desc, n.updated_at desc limit ?`,
+    params,
+  );
+  const items = rows.slice(0, input.limit).map((r) => ({
+    id: r.id,
+    date: r.daily_date,
+    excerpt: r.text.replace(/\s+/g, ' ').trim().slice(0, 200),
+    updatedAt: new Date(r.updated_at),
+  }));
+  return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.date ?? null) : null };
+}

@@ -1,0 +1,64 @@
+import {
+  zDailyAppendInput,
+  zDailyDay,
+  zDailyExportInput,
+  zDailyGetInput,
+  zDailyList,
+  zDailyListInput,
+  zDailyNote,
+  zDailySaveInput,
+  zDailySaveResult,
+  zMoveToDailyInput,
+} from '../../src/schemas/daily.ts';
+import { zExportResult } from '../../src/schemas/notes.ts';
+import {
+  appendToToday,
+  getDay,
+  listDays,
+  moveHighlightsToDaily,
+  saveDay,
+  today,
+} from '../domain/daily/daily.service.ts';
+import { protectedProcedure, router } from './init.ts';
+
+export const dailyRouter = router({
+  /** A day's note (today, in the user's time zone, by default) and that day's extra entries. */
+  get: protectedProcedure
+    .input(zDailyGetInput)
+    .output(zDailyDay)
+    .query(({ ctx, input }) => getDay(ctx.em, ctx.user, input.date ?? today(ctx.user))),
+
+  save: protectedProcedure
+    .input(zDailySaveInput)
+    .output(zDailySaveResult)
+    .mutation(({ ctx, input }) => saveDay(ctx.em, ctx.user, input)),
+
+  append: protectedProcedure
+    .input(zDailyAppendInput)
+    .output(zDailyNote)
+    .mutation(({ ctx, input }) => appendToToday(ctx.em, ctx.user, input.text)),
+
+  list: protectedProcedure
+    .input(zDailyListInput)
+    .output(zDailyList)
+    .query(({ ctx, input }) => listDays(ctx.em, ctx.user, input)),
+
+  moveHighlights: protectedProcedure
+    .input(zMoveToDailyInput)
+    .output(zDailyNote)
+    .mutation(({ ctx, input }) => moveHighlightsToDaily(ctx.em, ctx.user, input.ids, input.target)),
+
+  export: protectedProcedure
+    .input(zDailyExportInput)
+    .output(zExportResult)
+    .query(async ({ ctx, input }) => {
+      const day = await getDay(ctx.em, ctx.user, input.date);
+      const body = [day.text, ...day.entries.map((e) => e.text)].filter(Boolean).join('\n\n---\n\n');
+      const markdown = input.format === 'markdown';
+      return {
+        filename: `daily-${input.date}.${markdown ? 'md' : 'txt'}`,
+        mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
+        content: markdown ? `# ${input.date}\n\n${body}\n` : `${input.date}\n\n${body}\n`,
+      };
+    }),
+});

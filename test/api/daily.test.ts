@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Page, PageContent, User } from '../../server/db/entities/index.ts';
+import { appendToToday, today } from '../../server/domain/daily/daily.service.ts';
+import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+let deps: TestDeps;
+beforeAll(async () => {
+  deps = await createTestDeps();
+});
+afterAll(() => deps.close());
+
+describe('daily notes', () => {
+  test("the day follows the user's time zone across midnight", async () => {
+    const { caller, user } = await signedInUser(deps);
+    await caller.account.setTimeZone({ timeZone: 'Asia/Shanghai' });
+    const fresh = await deps.orm.em.fork().findOneOrFail(User, { id: user.id });
+    // 2026-03-01 17:30 UTC is already 2026-03-02 01:30 in Shanghai, still 2026-03-01 in New York.
+    const instant = new Date('2026-03-01T17:30:00Z');
+    expect(today(fresh, instant)).toBe('2026-03-02');
+    expect(today({ ...fresh, timeZone: 'America/New_York' } as User, instant)).toBe('2026-03-01');
+    const note = await appendToToday(deps.orm.em.fork(), fresh, 'late night thought', instant);
+    expect(note).toMatchObject({ date: '2026-03-02', text: '**01:30** late night thought' });
+    await expect(caller.account.setTimeZone({ timeZone: 'Mars/Olympus' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  test('a day is created on first write; autosave bumps the version', async () => {
+    const { caller } = await signedInUser(deps);
+    const empty = await caller.daily.get({ date: '2026-05-01' });
+    expect(empty).toMatchObject({ text: '', version: 0, entries: [] });
+    const saved = await caller.daily.save({
+      date: '2026-05-01',
+      text: 'Dear diary',
+      baseText: '',
+      baseVersion: 0,
+    });
+    expect(saved).toMatchObject({ text: 'Dear diary', version: 1, merged: false });
+    await expect(caller.daily.get({ date: '2026-05-01' })).resolves.toMatchObject({
+      text: 'Dear diary',
+      version: 1,
+    });
+  });
+
+  test('concurrent appends from two tabs lose nothing', async () => {
+    const { caller } = await signedInUser(deps);
+    const entries = Array.from({ length: 20 }, (_, i) => `entry number ${i}`);
+    await Promise.all(entries.map((text) => caller.daily.append({ text })));
+    const day = await caller.daily.get({});
+    for (const e of entries) expect(day.text).toContain(e);
+    expect(day.version).toBe(20);
+  });
+
+  test('two tabs saving from the same version: both edits survive the merge', async () => {
+    const { caller } = await signedInUser(deps);
+    const base = await caller.daily.save({
+      date: '2026-06-01',
+      text: 'line one\nline two',
+      baseText: '',
+      baseVersion: 0,
+    });
+    const tabA = caller.daily.save({
+      date: '2026-06-01',
+      text: 'line one (A)\nline two',
+      baseText: base.text,
+      baseVersion: base.version,
+    });
+    const tabB = caller.daily.save({
+      date: '2026-06-01',
+      text: 'line one\nline two\nline three (B)',
+      baseText: base.text,
+      baseVersion: base.version,
+    });
+    const results = await Promise.all([tabA, tabB]);
+    expect(results.filter((r) => r.merged)).toHaveLength(1);
+    const day = await caller.daily.get({ date: '2026-06-01' });
+    expect(day.text).toBe('line one (A)\nline two\nline three (B)');
+  });
+
+  test('highlights move into today’s note or a new daily note, linking back to the source', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const em = deps.orm.em.fork();
+    const url = 'https://daily.example/essay';
+    const text = 'Attention is the rarest and purest form of generosity.';
+    const page = em.create(Page, {
+      id: newNoteId(),
+      user: user.id,
+      url,
+      urlHash: urlHash(url),
+      title: 'On attention',
+      clipStatus: ClipStatus.done,
+    });
+    em.create(PageContent, { page, text, contentHtml: `<p>${text}</p>` });
+    await em.flush();
+    const h = await caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.highlight,
+      selectors: describeRange(text, 0, 9),
+    });
+    const todayNote = await caller.daily.moveHighlights({ ids: [h.id], target: 'today' });
+    expect(todayNote.text).toContain('> Attention');
+    expect(todayNote.text).toContain(`[On attention](/?pi=${page.id}&vs=article)`);
+    expect(todayNote.text).toContain(`/?nx=${h.id}&vs=article`);
+    const entry = await caller.daily.moveHighlights({ ids: [h.id], target: 'new' });
+    expect(entry.id).not.toBe(todayNote.id);
+    const day = await caller.daily.get({});
+    expect(day.entries.map((e) => e.id)).toEqual([entry.id]);
+  });
+
+  test('the timeline lists days newest first and searches daily notes, CJK included', async () => {
+    const { caller } = await signedInUser(deps);
+    await caller.daily.save({
+      date: '2026-01-01',
+      text: '新年第一天，用户访谈。',
+      baseText: '',
+      baseVersion: 0,
+    });
+    await caller.daily.save({
+      date: '2026-01-02',
+      text: 'Reading about gardens.',
+      baseText: '',
+      baseVersion: 0,
+    });
+    await caller.daily.save({ date: '2026-01-03', text: '默认的早晨。', baseText: '', baseVersion: 0 });
+    const first = await caller.daily.list({ limit: 2 });
+    expect(first.items.map((d) => d.date)).toEqual(['2026-01-03', '2026-01-02']);
+    const rest = await caller.daily.list({ limit: 2, cursor: first.nextCursor });
+    expect(rest.items.map((d) => d.date)).toEqual(['2026-01-01']);
+    expect((await caller.daily.list({ limit: 10, q: '用户' })).items.map((d) => d.date)).toEqual([
+      '2026-01-01',
+    ]);
+    expect((await caller.daily.list({ limit: 10, q: '默想' })).items).toEqual([]);
+    expect((await caller.daily.list({ limit: 10, q: 'garden' })).items.map((d) => d.date)).toEqual([
+      '2026-01-02',
+    ]);
+    const md = await caller.daily.export({ date: '2026-01-02', format: 'markdown' });
+    expect(md.content).toBe('# 2026-01-02\n\nReading about gardens.\n');
+  });
+
+  test("another user's daily notes and highlights are out of reach", async () => {
+    const owner = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    await owner.caller.daily.save({ date: '2026-02-02', text: 'private', baseText: '', baseVersion: 0 });
+    await expect(other.caller.daily.get({ date: '2026-02-02' })).resolves.toMatchObject({
+      text: '',
+      version: 0,
+    });
+    await other.caller.daily.save({ date: '2026-02-02', text: 'mine', baseText: '', baseVersion: 0 });
+    await expect(owner.caller.daily.get({ date: '2026-02-02' })).resolves.toMatchObject({ text: 'private' });
+    const em = deps.orm.em.fork();
+    const url = 'https://daily.example/other';
+    const page = em.create(Page, {
+      id: newNoteId(),
+      user: owner.user.id,
+      url,
+      urlHash: urlHash(url),
+      title: 't',
+      clipStatus: ClipStatus.done,
+    });
+    await em.flush();
+    const h = await owner.caller.highlights.create({
+      id: newNoteId(),
+      pageId: page.id,
+      coreType: CoreType.textNote,
+      text: 'owner note long enough',
+    });
+    await expect(other.caller.daily.moveHighlights({ ids: [h.id], target: 'today' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect((await other.caller.daily.list({ limit: 10, q: 'private' })).items).toEqual([]);
+  });
+});
