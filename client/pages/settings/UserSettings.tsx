@@ -69,7 +69,7 @@ export function UserSettings({ me }: { me: Me }) {
     <div className="settings-stack">
       <section className="settings-section" aria-labelledby="profile-title">
         <h2 id="profile-title" className="section-title">
-          {t('settings.user')}
+          <bdi>{me.nickname}</bdi>
           {me.anonymous && (
             <span className="badge" data-testid="anonymous-badge">
               {t('account.anonymous')}
