@@ -6,6 +6,7 @@ import { CLIENT_DIST } from '../../server/static.ts';
 import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
+import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
 let server: RunningServer;
@@ -33,6 +34,16 @@ async function open(path: string, options = {}): Promise<Page> {
   return page;
 }
 
+/** A page in a browser context that carries a fresh user's session cookie. */
+async function openSignedIn(path: string): Promise<Page> {
+  const { token } = await signedInUser(deps);
+  const context = await browser.newContext(contextOptions());
+  await context.addCookies([{ name: 'logininfo', value: token, url: server.url }]);
+  const page = await context.newPage();
+  await page.goto(`${server.url}${path}`);
+  return page;
+}
+
 describe('app shell in Chromium', () => {
   test('the app boots on / with the left navigation and no page errors', async () => {
     const page = await open('/');
@@ -44,8 +55,13 @@ describe('app shell in Chromium', () => {
     await page.context().close();
   });
 
-  test('/personSetting redirects to /personSetting/user', async () => {
-    const page = await open('/personSetting');
+  test('/personSetting redirects to /personSetting/user (via sign-in when signed out)', async () => {
+    const anonymous = await open('/personSetting');
+    await anonymous.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(anonymous.url()).searchParams.get('next')).toBe('/personSetting/user');
+    await anonymous.context().close();
+
+    const page = await openSignedIn('/personSetting');
     await page.getByTestId('settings-user').waitFor();
     expect(new URL(page.url()).pathname).toBe('/personSetting/user');
     await page.context().close();
@@ -103,7 +119,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('the kept-alive home list keeps its state while the user visits settings', async () => {
-    const page = await open('/');
+    const page = await openSignedIn('/');
     await page.getByTestId('home').waitFor();
     await page.evaluate(() => {
       (document.querySelector('[data-testid="home"]') as HTMLElement).dataset.marker = 'still-here';

@@ -100,12 +100,19 @@ function decodeSortCursor(cursor: string | null | undefined): SortCursor | null 
   }
 }
 
+export interface LibrarySql {
+  sql: string;
+  params: unknown[];
+  sortColumn: 'created_at' | 'updated_at' | 'highlight_count';
+}
+
 /**
- * The library list: one left-nav view, optionally a tag, a folder and a search, in one of the
- * six sorts, keyset-paginated. One SQL statement, served by the partial indexes of the library
- * migration (and the GIN search indexes when searching).
+ * The library list as one SQL statement: a left-nav view, optionally a tag, a folder and a
+ * search, in one of the six sorts, keyset-paginated. Served by the partial indexes of the
+ * library migration (and the GIN search indexes when searching). Exposed apart from running it
+ * so the benchmark can time the raw SQL against the whole service.
  */
-export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = new Date()) {
+export function librarySql(user: User, input: LibraryListInput, now = new Date()): LibrarySql {
   const params: unknown[] = [user.id];
   const where = ['p.user_id = ?'];
   where.push(navCondition(input.nav, now, params));
@@ -147,15 +154,21 @@ export async function listLibrary(em: EntityManager, user: User, input: LibraryL
   }
   const direction = sort.desc ? 'desc' : 'asc';
   params.push(input.limit + 1);
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `select ${PAGE_COLUMNS} from page p where ${where.join(' and ')}
+  return {
+    sql: `select ${PAGE_COLUMNS} from page p where ${where.join(' and ')}
      order by p.${sort.column} ${direction}, p.id ${direction} limit ?`,
     params,
-  );
+    sortColumn: sort.column,
+  };
+}
+
+export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = new Date()) {
+  const { sql, params, sortColumn } = librarySql(user, input, now);
+  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
   const pages = rows.map((row) => em.map(Page, row));
   const items = pages.slice(0, input.limit);
   const last = items.at(-1);
-  const nextCursor = pages.length > input.limit && last ? encodeSortCursor(last, sort.column) : null;
+  const nextCursor = pages.length > input.limit && last ? encodeSortCursor(last, sortColumn) : null;
   return { items, nextCursor };
 }
 

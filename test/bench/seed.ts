@@ -1,0 +1,186 @@
+// `npm run seed:bench [-- --pages 20000 --highlights 200000]`: one user with that many pages and
+// highlights (mixed English, Chinese, Japanese) in BENCH_DATABASE_URL (default: margin_bench on
+// the local PostgreSQL, recreated). Rows are written in large multi-row INSERTs, with the same
+// tokenizer and columns the app writes.
+import pg from 'pg';
+import { createOrm, migrate } from '../../server/db/orm.ts';
+import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
+import { tsvectorLiteral } from '../../src/search/tokens.ts';
+import { languageFor, prng, sentence } from './corpus.ts';
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const PAGES = arg('pages', 20_000);
+const HIGHLIGHTS = arg('highlights', 200_000);
+export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench';
+
+async function recreateDatabase(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]+$/, '/postgres') });
+  await admin.connect();
+  const name = new URL(url).pathname.slice(1);
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(
+    `create database ${name} encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8' template template0`,
+  );
+  await admin.end();
+}
+
+async function insertRows(
+  client: pg.Client,
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+  casts: Record<string, string> = {},
+) {
+  const per = Math.floor(60_000 / columns.length);
+  for (let i = 0; i < rows.length; i += per) {
+    const chunk = rows.slice(i, i + per);
+    const params: unknown[] = [];
+    const values = chunk.map(
+      (row) =>
+        `(${row
+          .map((v, j) => {
+            params.push(v);
+            return `$${params.length}${casts[columns[j] as string] ?? ''}`;
+          })
+          .join(',')})`,
+    );
+    await client.query(
+      `insert into "${table}" (${columns.map((c) => `"${c}"`).join(',')}) values ${values.join(',')}`,
+      params,
+    );
+  }
+}
+
+const started = performance.now();
+await recreateDatabase(BENCH_URL);
+const orm = await createOrm(BENCH_URL);
+await migrate(orm);
+await orm.close();
+
+const client = new pg.Client({ connectionString: BENCH_URL });
+await client.connect();
+const random = prng(42);
+const {
+  rows: [user],
+} = await client.query(
+  `insert into "user" (email, nickname, account_id, created_at, updated_at) values ('bench@example.test', 'Bench', 'MBENCH0001', now(), now()) returning id`,
+);
+const userId = Number(user.id);
+
+const TAGS = ['reading', 'work', 'ideas', '学习', '研究', '読書', 'later', 'quotes'];
+const FLOWS = [Flow.inbox, Flow.inbox, Flow.later, Flow.shortlist, Flow.archive];
+const base = Date.parse('2024-01-01T00:00:00Z');
+const pageIds: string[] = [];
+const pageRows: unknown[][] = [];
+const contentRows: unknown[][] = [];
+for (let i = 0; i < PAGES; i++) {
+  const id = `bp${String(i).padStart(8, '0')}`;
+  pageIds.push(id);
+  const language = languageFor(random);
+  const title = sentence(random, language).slice(0, 80);
+  const text = Array.from({ length: 12 }, () => sentence(random, language)).join('\n\n');
+  const created = new Date(base + i * 60_000 * 37);
+  const tags = random() < 0.6 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
+  const trashed = random() < 0.02 ? created : null;
+  pageRows.push([
+    id,
+    userId,
+    `https://bench.example/${i}`,
+    id.padEnd(64, '0'),
+    title,
+    text.slice(0, 200),
+    FLOWS[i % FLOWS.length],
+    trashed,
+    `{${tags.map((t) => `"${t}"`).join(',')}}`,
+    ClipStatus.done,
+    0,
+    created,
+    created,
+    tsvectorLiteral(title, text),
+  ]);
+  contentRows.push([id, `<p>${text}</p>`, text, created]);
+}
+await insertRows(
+  client,
+  'page',
+  [
+    'id',
+    'user_id',
+    'url',
+    'url_hash',
+    'title',
+    'excerpt',
+    'flow',
+    'trashed_at',
+    'tags',
+    'clip_status',
+    'highlight_count',
+    'created_at',
+    'updated_at',
+    'search_vector',
+  ],
+  pageRows,
+  { search_vector: '::tsvector', tags: '::text[]' },
+);
+await insertRows(client, 'page_content', ['page_id', 'content_html', 'text', 'updated_at'], contentRows);
+console.log(`pages: ${PAGES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const noteRows: unknown[][] = [];
+for (let i = 0; i < HIGHLIGHTS; i++) {
+  const pageIndex = Math.floor(random() * PAGES);
+  const text = sentence(random, languageFor(random));
+  const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
+  const created = new Date(base + pageIndex * 60_000 * 37 + i * 1000);
+  const tags = random() < 0.3 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
+  noteRows.push([
+    `bn${String(i).padStart(10, '0')}`,
+    userId,
+    pageIds[pageIndex],
+    1,
+    CoreType.highlight,
+    text,
+    1 + (i % 6),
+    1,
+    annotation,
+    `{${tags.map((t) => `"${t}"`).join(',')}}`,
+    Math.floor(random() * 5000),
+    created,
+    created,
+    tsvectorLiteral(text, annotation),
+  ]);
+  if (noteRows.length === 20_000 || i === HIGHLIGHTS - 1) {
+    await insertRows(
+      client,
+      'note',
+      [
+        'id',
+        'user_id',
+        'page_id',
+        'kind',
+        'core_type',
+        'text',
+        'slot_id',
+        'style',
+        'annotation',
+        'tags',
+        'position_start',
+        'created_at',
+        'updated_at',
+        'search_vector',
+      ],
+      noteRows.splice(0),
+      { search_vector: '::tsvector', tags: '::text[]' },
+    );
+  }
+}
+await client.query(
+  `update page p set highlight_count = c.n from (select page_id, count(*) n from note group by page_id) c where c.page_id = p.id`,
+);
+await client.query('vacuum analyze');
+await client.end();
+console.log(
+  `seeded ${PAGES} pages and ${HIGHLIGHTS} highlights for user ${userId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
