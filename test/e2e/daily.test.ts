@@ -1,0 +1,225 @@
+import fs from 'node:fs/promises';
+import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Page, PageContent, User } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let deps: TestDeps;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  deps = await createTestDeps();
+  server = await startServer(deps);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await deps?.close();
+});
+
+type SignedIn = Awaited<ReturnType<typeof signedInUser>>;
+
+/** A Chromium context signed in as a fresh user, in Shanghai time. */
+async function signedInBrowser(): Promise<{ context: BrowserContext; page: BrowserPage; user: SignedIn }> {
+  const user = await signedInUser(deps);
+  const context = await browser.newContext(
+    contextOptions({ acceptDownloads: true, timezoneId: 'Asia/Shanghai' }),
+  );
+  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
+  const page = await context.newPage();
+  return { context, page, user };
+}
+
+function status(page: BrowserPage, value: string) {
+  return page.locator(`[data-testid="daily-save-status"][data-status="${value}"]`);
+}
+
+/** Waits until the server's copy of today's note satisfies `check`, and answers it. */
+function serverToday(user: SignedIn, check: (text: string) => boolean, what: string) {
+  return waitFor(
+    async () => {
+      const day = await user.caller.daily.get({});
+      return check(day.text) ? day : undefined;
+    },
+    10_000,
+    what,
+  );
+}
+
+describe('daily notes in Chromium', () => {
+  test('autosave survives reload, an offline spell and a concurrent edit; the time zone is reported', async () => {
+    const { context, page, user } = await signedInBrowser();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/daily`);
+    const editor = page.getByTestId('daily-textarea');
+    await status(page, 'saved').waitFor();
+
+    // The browser's zone reaches the account once the page starts.
+    await waitFor(async () => {
+      const fresh = await deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });
+      return fresh.timeZone === 'Asia/Shanghai' ? true : undefined;
+    });
+
+    await editor.fill('Morning pages');
+    await status(page, 'saving').or(status(page, 'saved')).waitFor();
+    await serverToday(user, (t) => t === 'Morning pages', 'first save');
+    await status(page, 'saved').waitFor();
+    await page.reload();
+    await status(page, 'saved').waitFor();
+    expect(await editor.inputValue()).toBe('Morning pages');
+
+    // Offline: the edit waits in localStorage, the indicator says so, and it goes out once back online.
+    await context.setOffline(true);
+    await editor.press('Control+End');
+    await editor.pressSequentially('\nWritten offline');
+    await status(page, 'offline').waitFor({ timeout: 10_000 });
+    expect((await user.caller.daily.get({})).text).toBe('Morning pages');
+    await context.setOffline(false);
+    const afterOnline = await serverToday(
+      user,
+      (t) => t === 'Morning pages\nWritten offline',
+      'save after online',
+    );
+    await status(page, 'saved').waitFor();
+
+    // Another device writes from the same version; our next save merges instead of overwriting.
+    await user.caller.daily.save({
+      date: afterOnline.date,
+      text: `From the phone\n${afterOnline.text}`,
+      baseText: afterOnline.text,
+      baseVersion: afterOnline.version,
+    });
+    await editor.press('Control+End');
+    await editor.pressSequentially('\nFrom the laptop');
+    const merged = 'From the phone\nMorning pages\nWritten offline\nFrom the laptop';
+    await serverToday(user, (t) => t === merged, 'merged save');
+    await waitFor(
+      async () => ((await editor.inputValue()) === merged ? true : undefined),
+      5_000,
+      'merged text',
+    );
+    await status(page, 'saved').waitFor();
+
+    // Markdown preview with math.
+    await editor.press('Control+End');
+    await editor.pressSequentially('\n\n**Bold** and $x^2$ <b>raw</b>');
+    await page.getByTestId('daily-preview-toggle').click();
+    const preview = page.getByTestId('daily-preview');
+    await preview.locator('strong', { hasText: 'Bold' }).waitFor();
+    await preview.locator('.katex').first().waitFor();
+    expect(await preview.locator('b').count()).toBe(0);
+    expect(await preview.textContent()).toContain('<b>raw</b>');
+    await page.getByTestId('daily-preview-toggle').click();
+
+    // Export as Markdown.
+    await page.getByTestId('daily-export').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('daily-export-markdown').click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`daily-${afterOnline.date}.md`);
+    expect(await fs.readFile(await download.path(), 'utf8')).toContain('From the laptop');
+    expect(errors).toEqual([]);
+
+    // Typed offline, then the tab is closed: the next visit restores the draft and sends it.
+    await context.setOffline(true);
+    await editor.press('Control+End');
+    await editor.pressSequentially('\nLast words');
+    await status(page, 'offline').waitFor({ timeout: 10_000 });
+    await page.close();
+    await context.setOffline(false);
+    const again = await context.newPage();
+    await again.goto(`${server.url}/daily`);
+    await serverToday(user, (t) => t.endsWith('<b>raw</b>\nLast words'), 'restored draft');
+    await status(again, 'saved').waitFor();
+    expect(await again.getByTestId('daily-textarea').inputValue()).toMatch(/Last words$/);
+    await context.close();
+  });
+
+  test('a quick entry on /postdaily is appended with its time and counted; past days open from the timeline', async () => {
+    const { context, page, user } = await signedInBrowser();
+    await user.caller.daily.save({
+      date: '2026-01-02',
+      text: 'Gardens and walls',
+      baseText: '',
+      baseVersion: 0,
+    });
+    await page.goto(`${server.url}/postdaily`);
+    const input = page.getByTestId('postdaily-input');
+    await input.fill('Quick idea about margins');
+    await input.press('Control+Enter');
+    await page.getByTestId('postdaily-note').getByText('Quick idea about margins').waitFor();
+    const note = await page.getByTestId('postdaily-note').textContent();
+    expect(note).toMatch(/\d{2}:\d{2} Quick idea about margins/);
+    expect(await input.inputValue()).toBe('');
+    expect(await page.getByTestId('postdaily-count').getAttribute('data-count')).toBe('1');
+    expect((await user.caller.daily.get({})).text).toMatch(/^\*\*\d{2}:\d{2}\*\* Quick idea about margins$/);
+
+    // /daily shows it, and the timeline (with search) opens an earlier day for editing.
+    await page.goto(`${server.url}/daily`);
+    await status(page, 'saved').waitFor();
+    expect(await page.getByTestId('daily-textarea').inputValue()).toContain('Quick idea about margins');
+    await page.getByTestId('daily-search').fill('garden');
+    const found = page.locator('[data-testid="daily-day"][data-date="2026-01-02"]');
+    // Only the matching day is left once the search has answered.
+    await waitFor(async () => ((await page.getByTestId('daily-day').count()) === 1 ? true : undefined));
+    await found.waitFor();
+    await found.click();
+    const pastEditor = page.locator('[data-testid="daily-editor"][data-date="2026-01-02"] textarea');
+    await waitFor(async () => ((await pastEditor.inputValue()) === 'Gardens and walls' ? true : undefined));
+    await pastEditor.press('End');
+    await pastEditor.pressSequentially(' and gates');
+    await waitFor(async () => {
+      const day = await user.caller.daily.get({ date: '2026-01-02' });
+      return day.text === 'Gardens and walls and gates' ? true : undefined;
+    });
+    await context.close();
+  });
+
+  test('highlights moved in through the API show up in /daily, entries read-only', async () => {
+    const { context, page, user } = await signedInBrowser();
+    await user.caller.account.setTimeZone({ timeZone: 'Asia/Shanghai' });
+    const em = deps.orm.em.fork();
+    const url = 'https://daily.example/essay';
+    const text = 'Attention is the rarest and purest form of generosity.';
+    const source = em.create(Page, {
+      id: newNoteId(),
+      user: user.user.id,
+      url,
+      urlHash: urlHash(url),
+      title: 'On attention',
+      clipStatus: ClipStatus.done,
+    });
+    em.create(PageContent, { page: source, text, contentHtml: `<p>${text}</p>` });
+    await em.flush();
+    const highlight = await user.caller.highlights.create({
+      id: newNoteId(),
+      pageId: source.id,
+      coreType: CoreType.highlight,
+      selectors: describeRange(text, 0, 9),
+    });
+    await user.caller.daily.moveHighlights({ ids: [highlight.id], target: 'today' });
+    await user.caller.daily.moveHighlights({ ids: [highlight.id], target: 'new' });
+
+    await page.goto(`${server.url}/daily`);
+    await status(page, 'saved').waitFor();
+    expect(await page.getByTestId('daily-textarea').inputValue()).toContain('> Attention');
+    const entry = page.getByTestId('daily-entry');
+    await entry.locator('blockquote', { hasText: 'Attention' }).waitFor();
+    const link = entry.getByRole('link', { name: 'On attention' });
+    expect(await link.getAttribute('href')).toBe(`/?pi=${source.id}&vs=article`);
+    await context.close();
+  });
+});
