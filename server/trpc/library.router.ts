@@ -33,7 +33,6 @@ import {
   trashPages,
 } from '../domain/library/library.service.ts';
 import { listLibrary, navCounts } from '../domain/library/library-query.ts';
-import { toPageSummary } from '../domain/pages/page-view.ts';
 import { protectedProcedure, router } from './init.ts';
 
 const changed = (n: number) => ({ changed: n });
@@ -52,10 +51,7 @@ export const libraryRouter = router({
   list: protectedProcedure
     .input(zLibraryListInput)
     .output(zLibraryList)
-    .query(async ({ ctx, input }) => {
-      const { items, nextCursor } = await listLibrary(ctx.em, ctx.user, input);
-      return { items: items.map(toPageSummary), nextCursor };
-    }),
+    .query(({ ctx, input }) => listLibrary(ctx.em, ctx.user, input)),
 
   counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),
 

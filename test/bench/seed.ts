@@ -70,6 +70,13 @@ const {
 );
 const userId = Number(user.id);
 
+const FOLDERS = Array.from({ length: 20 }, (_, i) => `bf${String(i).padStart(8, '0')}`);
+await insertRows(
+  client,
+  'folder',
+  ['id', 'user_id', 'name', 'created_at'],
+  FOLDERS.map((id, i) => [id, userId, `Folder ${i}`, new Date()]),
+);
 const TAGS = ['reading', 'work', 'ideas', '学习', '研究', '読書', 'later', 'quotes'];
 const FLOWS = [Flow.inbox, Flow.inbox, Flow.later, Flow.shortlist, Flow.archive];
 const base = Date.parse('2024-01-01T00:00:00Z');
@@ -100,6 +107,7 @@ for (let i = 0; i < PAGES; i++) {
     created,
     created,
     tsvectorLiteral(title, text),
+    i % 2 === 0 ? FOLDERS[(i / 2) % FOLDERS.length] : null,
   ]);
   contentRows.push([id, `<p>${text}</p>`, text, created]);
 }
@@ -121,6 +129,7 @@ await insertRows(
     'created_at',
     'updated_at',
     'search_vector',
+    'folder_id',
   ],
   pageRows,
   { search_vector: '::tsvector', tags: '::text[]' },

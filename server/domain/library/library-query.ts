@@ -3,9 +3,11 @@ import { Flow, SortOrder } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { parseSearchQuery } from '../../../src/rules/search-query.ts';
 import type { LibraryListInput, NavView } from '../../../src/schemas/library.ts';
+import type { PageSummary } from '../../../src/schemas/notes.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
-import { Page, type User } from '../../db/entities/index.ts';
+import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import { rowToPageSummary } from '../pages/page-view.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -69,8 +71,8 @@ function navCondition(nav: NavView, now: Date, params: unknown[]): string {
     case 'notag':
       return "p.trashed_at is null and p.tags = '{}'";
     case '24h': {
-      params.push(new Date(now.getTime() - DAY_MS), new Date(now.getTime() - DAY_MS));
-      return `p.trashed_at is null and (p.created_at > ? or exists (select 1 from note n where n.page_id = p.id and n.created_at > ?))`;
+      params.push(new Date(now.getTime() - DAY_MS), params[0], new Date(now.getTime() - DAY_MS));
+      return `p.trashed_at is null and (p.created_at > ? or p.id in (select n.page_id from note n where n.user_id = ? and n.created_at > ? and n.page_id is not null))`;
     }
   }
 }
@@ -80,7 +82,7 @@ interface SortCursor {
   id: string;
 }
 
-function encodeSortCursor(page: Page, column: string): string {
+function encodeSortCursor(page: PageSummary, column: string): string {
   const raw =
     column === 'highlight_count'
       ? page.highlightCount
@@ -130,15 +132,23 @@ export function librarySql(user: User, input: LibraryListInput, now = new Date()
   const parts = queryParts(search.text);
   const tsquery = tsqueryLiteral(parts);
   if (tsquery) {
-    where.push(
-      `(p.search_vector @@ ?::tsquery or p.id in (select n.page_id from note n where n.user_id = ? and n.page_id is not null and n.search_vector @@ ?::tsquery))`,
-    );
+    const matches = `(p.search_vector @@ ?::tsquery or p.id in (select n.page_id from note n where n.user_id = ? and n.page_id is not null and n.search_vector @@ ?::tsquery))`;
     params.push(tsquery, user.id, tsquery);
-    for (const run of substringChecks(parts)) {
-      where.push(`(strpos(lower(p.title), ?) > 0
-        or exists (select 1 from page_content c where c.page_id = p.id and strpos(lower(c.text), ?) > 0)
-        or exists (select 1 from note n where n.page_id = p.id and strpos(lower(n.text || ' ' || coalesce(n.annotation, '')), ?) > 0))`);
-      params.push(run, run, run);
+    const checks = substringChecks(parts);
+    if (!checks.length) where.push(matches);
+    else {
+      // CJK runs of 3+ characters: the bigrams matched, now confirm the run itself. CASE makes
+      // PostgreSQL test the cheap index match first and read page text only for candidates;
+      // CJK has no case, so the text is searched as stored.
+      // Scalar subqueries (not EXISTS) so the planner looks up each candidate's own rows by key
+      // instead of hashing a scan of every page's text.
+      const confirm = checks.map(
+        () => `(strpos(p.title, ?) > 0
+        or coalesce((select strpos(c.text, ?) > 0 from page_content c where c.page_id = p.id), false)
+        or coalesce((select bool_or(strpos(n.text || ' ' || coalesce(n.annotation, ''), ?) > 0) from note n where n.page_id = p.id), false))`,
+      );
+      where.push(`case when ${matches} then ${confirm.join(' and ')} else false end`);
+      for (const run of checks) params.push(run, run, run);
     }
   }
 
@@ -162,13 +172,13 @@ export function librarySql(user: User, input: LibraryListInput, now = new Date()
   };
 }
 
+/** Runs the list query and maps rows straight to summaries (no entity hydration on a hot path). */
 export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = new Date()) {
   const { sql, params, sortColumn } = librarySql(user, input, now);
   const rows = await em.execute<Record<string, unknown>[]>(sql, params);
-  const pages = rows.map((row) => em.map(Page, row));
-  const items = pages.slice(0, input.limit);
+  const items = rows.slice(0, input.limit).map(rowToPageSummary);
   const last = items.at(-1);
-  const nextCursor = pages.length > input.limit && last ? encodeSortCursor(last, sortColumn) : null;
+  const nextCursor = rows.length > input.limit && last ? encodeSortCursor(last, sortColumn) : null;
   return { items, nextCursor };
 }
 

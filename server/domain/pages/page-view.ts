@@ -27,3 +27,28 @@ export function toPageSummary(page: Page): PageSummary {
 export function toPageDetail(page: Page, content: PageContent | null): PageDetail {
   return { ...toPageSummary(page), contentHtml: content?.contentHtml ?? '', text: content?.text ?? '' };
 }
+
+const toDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
+
+/** A raw `page` row (snake_case, as list queries select it) straight to the client shape. */
+export function rowToPageSummary(row: Record<string, unknown>): PageSummary {
+  return {
+    id: String(row.id),
+    url: String(row.url),
+    title: String(row.title),
+    siteName: (row.site_name as string | null) ?? null,
+    author: (row.author as string | null) ?? null,
+    publishedAt: toDate(row.published_at),
+    leadImageUrl: (row.lead_image_url as string | null) ?? null,
+    excerpt: String(row.excerpt ?? ''),
+    lang: (row.lang as string | null) ?? null,
+    wordCount: Number(row.word_count ?? 0),
+    flow: Number(row.flow),
+    tags: (row.tags as string[] | null) ?? [],
+    clipStatus: Number(row.clip_status),
+    clipError: (row.clip_error as string | null) ?? null,
+    highlightCount: Number(row.highlight_count ?? 0),
+    createdAt: toDate(row.created_at) as Date,
+    updatedAt: toDate(row.updated_at) as Date,
+  };
+}
