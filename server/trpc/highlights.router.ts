@@ -10,7 +10,6 @@ import {
   zUpdateHighlightInput,
 } from '../../src/schemas/highlights.ts';
 import { zExportResult, zPageIdInput } from '../../src/schemas/notes.ts';
-import type { Page } from '../db/entities/index.ts';
 import { toHighlight } from '../domain/highlights/highlight-view.ts';
 import {
   createHighlight,
@@ -46,19 +45,7 @@ export const highlightsRouter = router({
   list: protectedProcedure
     .input(zHighlightListInput)
     .output(zHighlightList)
-    .query(async ({ ctx, input }) => {
-      const { items, nextCursor } = await listHighlights(ctx.em, ctx.user, input);
-      return {
-        items: items.map((note) => {
-          const page = note.page as Page | null;
-          return {
-            ...toHighlight(note),
-            page: page ? { id: page.id, title: page.title, url: page.url } : null,
-          };
-        }),
-        nextCursor,
-      };
-    }),
+    .query(({ ctx, input }) => listHighlights(ctx.em, ctx.user, input)),
 
   export: protectedProcedure
     .input(zExportHighlightsInput)

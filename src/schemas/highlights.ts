@@ -114,8 +114,12 @@ export const zHighlightListItem = zHighlight.extend({
   page: z.object({ id: z.string(), title: z.string(), url: z.string() }).nullable(),
 });
 
+export type HighlightListItem = z.infer<typeof zHighlightListItem>;
+
 export const zHighlightListInput = z.object({
   pageId: zPageId.optional(),
+  /** Keyword search over highlight text and annotations (CJK-exact, see src/search/tokens.ts). */
+  q: z.string().max(200).optional(),
   slotId: zSlot.optional(),
   tag: zTag.optional(),
   limit: z.number().int().min(1).max(100).default(50),

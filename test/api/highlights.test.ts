@@ -183,6 +183,22 @@ describe('highlights', () => {
     expect([...first.items, ...rest.items].map((h) => h.text)).toEqual(all.items.map((h) => h.text));
   });
 
+  test('keyword search over highlight text and annotations, CJK-exact', async () => {
+    const { caller } = await signedInUser(deps);
+    const page = await clippedPage(caller);
+    const note = (text: string) =>
+      caller.highlights.create({ id: newNoteId(), pageId: page.id, coreType: CoreType.textNote, text });
+    await note('默认设置的用户界面');
+    await note('默想之后写下的笔记');
+    const annotated = await note('plain words only here');
+    await caller.highlights.update({ id: annotated.id, annotation: 'serendipity found' });
+    const q = async (query: string) =>
+      (await caller.highlights.list({ limit: 50, q: query })).items.map((h) => h.text);
+    expect(await q('默想')).toEqual(['默想之后写下的笔记']);
+    expect(await q('用户界面')).toEqual(['默认设置的用户界面']);
+    expect(await q('serendip')).toEqual(['plain words only here']);
+  });
+
   test('re-parsing moves highlights with their text; one whose text is gone is kept as detached', async () => {
     const { caller } = await signedInUser(deps);
     const url = `https://reader.example/${newNoteId()}`;

@@ -1,14 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { anchor, anchorAll } from '../../../src/anchoring/index.ts';
 import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
-import { CoreType } from '../../../src/enums.ts';
+import { CoreType, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { findMathError } from '../../../src/rules/math.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { CreateHighlightInput, UpdateHighlightInput } from '../../../src/schemas/highlights.ts';
+import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { Note, Page, PageContent, type User } from '../../db/entities/index.ts';
-import { afterCursor, decodeCursor, NEWEST_FIRST, pageOf } from '../cursor.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
+import { decodeCursor, pageOf } from '../cursor.ts';
 import { indexNote } from '../search/search-index.ts';
+import { rowToHighlightListItem } from './highlight-view.ts';
 
 /** Highlights and image highlights count towards the page's highlight count; text notes don't. */
 const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
@@ -148,30 +151,55 @@ export interface HighlightFilter {
   pageId?: string | undefined;
   slotId?: number | undefined;
   tag?: string | undefined;
+  q?: string | undefined;
   limit: number;
   cursor?: string | null | undefined;
 }
 
-/** Every highlight across pages, newest first, filtered by colour, tag and page. */
+/**
+ * Every highlight across pages, newest first, filtered by colour, tag, page and keywords;
+ * keyset-paginated, one statement, rows mapped straight to the list shape.
+ */
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
-  const rows = await em.find(
-    Note,
-    {
-      user: user.id,
-      coreType: { $in: [CoreType.highlight, CoreType.image, CoreType.textNote] },
-      page: filter.pageId ? filter.pageId : { $ne: null },
-      ...(filter.slotId !== undefined && { slotId: filter.slotId }),
-      ...(filter.tag !== undefined && { tags: { $contains: [filter.tag] } }),
-      ...afterCursor(decodeCursor(filter.cursor)),
-    },
-    {
-      orderBy: NEWEST_FIRST,
-      limit: filter.limit + 1,
-      populate: ['page'],
-      fields: ['*', 'page.id', 'page.title', 'page.url'] as never,
-    },
+  const params: unknown[] = [user.id];
+  const where = ['n.user_id = ?', 'n.page_id is not null', `n.kind <> ${NoteKind.daily}`];
+  if (filter.pageId) {
+    where.push('n.page_id = ?');
+    params.push(filter.pageId);
+  }
+  if (filter.slotId !== undefined) {
+    where.push('n.slot_id = ?');
+    params.push(filter.slotId);
+  }
+  if (filter.tag !== undefined) {
+    where.push('n.tags @> ?::text[]');
+    params.push(pgTextArray([filter.tag]));
+  }
+  const parts = queryParts(filter.q ?? '');
+  const tsquery = tsqueryLiteral(parts);
+  if (tsquery) {
+    where.push('n.search_vector @@ ?::tsquery');
+    params.push(tsquery);
+    for (const run of substringChecks(parts)) {
+      where.push(`strpos(n.text || ' ' || coalesce(n.annotation, ''), ?) > 0`);
+      params.push(run);
+    }
+  }
+  const after = decodeCursor(filter.cursor);
+  if (after) {
+    where.push('(n.created_at, n.id) < (?, ?)');
+    params.push(after.createdAt, after.id);
+  }
+  params.push(filter.limit + 1);
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select n.id, n.page_id, n.kind, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
+       n.position_start, n.detached, n.annotation_id, n.annotation, n.annotated_at, n.tags, n.created_at,
+       n.updated_at, p.title as page_title, p.url as page_url
+     from note n join page p on p.id = n.page_id
+     where ${where.join(' and ')} order by n.created_at desc, n.id desc limit ?`,
+    params,
   );
-  return pageOf(rows, filter.limit);
+  return pageOf(rows.map(rowToHighlightListItem), filter.limit);
 }
 
 /**
