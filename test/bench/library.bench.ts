@@ -89,14 +89,20 @@ for (const [name, partial] of cases) {
     `${name.padEnd(28)} | ${service.p50.toFixed(1).padStart(8)} / ${service.p95.toFixed(1).padStart(8)}  | ${rawTime.p50.toFixed(1).padStart(8)} / ${rawTime.p95.toFixed(1).padStart(8)}  | ${ratio.toFixed(2).padStart(9)} | ${plan}`,
   );
 }
-const highlightList = await time(() => listHighlights(orm.em.fork(), user, { limit: 50 }));
-const highlightColour = await time(() => listHighlights(orm.em.fork(), user, { limit: 50, slotId: 3 }));
-console.log(
-  `\nhighlight list first page: p50 ${highlightList.p50.toFixed(1)} ms, p95 ${highlightList.p95.toFixed(1)} ms`,
-);
-console.log(
-  `highlight list by colour:  p50 ${highlightColour.p50.toFixed(1)} ms, p95 ${highlightColour.p95.toFixed(1)} ms`,
-);
+for (const [name, filter] of [
+  ['highlights first page', {}],
+  ['highlights by colour', { slotId: 3 }],
+  ['highlights tag reading', { tag: 'reading' }],
+  ['highlight search 用', { q: '用' }],
+  ['highlight search 用户', { q: '用户' }],
+  ['highlight search 用户体验', { q: '用户体验' }],
+  ['highlight search garden', { q: 'garden' }],
+] as const) {
+  const t = await time(() => listHighlights(orm.em.fork(), user, { limit: 50, ...filter }));
+  const search = name.includes('search');
+  results.push({ name, p95: t.p95, ratio: 1, search });
+  console.log(`${name.padEnd(28)} | ${t.p50.toFixed(1).padStart(8)} / ${t.p95.toFixed(1).padStart(8)}  |`);
+}
 const over = results.filter((r) => (r.search ? r.p95 > 50 : r.p95 > 15 || r.ratio > 1.5));
 console.log(over.length ? `\nover budget: ${over.map((r) => r.name).join(', ')}` : '\nall within budget');
 await raw.end();
