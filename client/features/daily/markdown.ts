@@ -6,6 +6,7 @@ import { mathSegments } from '../../../src/rules/math.ts';
  * added, and links keep only http(s), mailto and same-site paths, so the output is safe to set
  * as innerHTML. Supported: paragraphs, ATX headings, **bold**, *italic*, `code`, fenced code,
  * [links](url), images, - / 1. lists, > blockquotes, --- rules, and $…$ / $$…$$ math (KaTeX).
+ * Blocks get dir="auto" so a Latin note reads left to right in an RTL interface and vice versa.
  */
 
 // Private-use characters mark stashed fragments (code, math); they are removed from the input.
@@ -131,7 +132,7 @@ function blocks(lines: string[], stash: Stash): string {
     const heading = HEADING.exec(line);
     if (heading) {
       const level = (heading[1] as string).length;
-      out.push(`<h${level}>${inline(heading[2] as string, stash)}</h${level}>`);
+      out.push(`<h${level} dir="auto">${inline(heading[2] as string, stash)}</h${level}>`);
       i++;
       continue;
     }
@@ -144,7 +145,7 @@ function blocks(lines: string[], stash: Stash): string {
       const quoted: string[] = [];
       while (i < lines.length && QUOTE.test(lines[i] as string))
         quoted.push((lines[i++] as string).replace(QUOTE, ''));
-      out.push(`<blockquote>${blocks(quoted, stash)}</blockquote>`);
+      out.push(`<blockquote dir="auto">${blocks(quoted, stash)}</blockquote>`);
       continue;
     }
     const ordered = ORDERED.exec(line);
@@ -157,7 +158,7 @@ function blocks(lines: string[], stash: Stash): string {
         while (i < lines.length && /^\s{2,}\S/.test(lines[i] as string) && !marker.test(lines[i] as string)) {
           item += `\n${(lines[i++] as string).trim()}`;
         }
-        items.push(`<li>${inline(item, stash)}</li>`);
+        items.push(`<li dir="auto">${inline(item, stash)}</li>`);
       }
       const start = ordered && ordered[1] !== '1' ? ` start="${Number(ordered[1])}"` : '';
       out.push(ordered ? `<ol${start}>${items.join('')}</ol>` : `<ul>${items.join('')}</ul>`);
@@ -174,7 +175,7 @@ function blocks(lines: string[], stash: Stash): string {
     ) {
       paragraph.push(lines[i++] as string);
     }
-    out.push(`<p>${inline(paragraph.join('\n'), stash)}</p>`);
+    out.push(`<p dir="auto">${inline(paragraph.join('\n'), stash)}</p>`);
   }
   return out.join('\n');
 }
