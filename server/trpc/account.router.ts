@@ -108,7 +108,7 @@ export const accountRouter = router({
     .input(zDeleteAccountInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteAccount(ctx.em, ctx.queues, ctx.user, input);
+      await deleteAccount(ctx.em, ctx.queues, ctx.user, ctx.session, input);
       ctx.cookies.clear();
     }),
 });

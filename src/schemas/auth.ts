@@ -150,9 +150,10 @@ export const zNickname = z
   .max(NICKNAME_MAX, 'errors.nicknameTooLong');
 export const zUpdateProfileInput = z.object({ nickname: zNickname });
 
+/** `oldPassword` is required when the account has a password; an account without one sets it. */
 export const zChangePasswordInput = z
   .object({
-    oldPassword: zLoginPassword,
+    oldPassword: zLoginPassword.optional(),
     password: zPassword,
     repeatPassword: z.string().min(1, 'errors.cannotBeEmpty'),
   })
@@ -173,9 +174,4 @@ export const zBindings = z.object({ email: z.string().nullable(), providers: z.a
 export const zUnbindProviderInput = z.object({ provider: z.enum(['google']) });
 
 /** Re-authentication before deleting: the password, or (no password set) a code sent by email. */
-export const zDeleteAccountInput = z
-  .object({ password: zLoginPassword.optional(), code: zCode.optional() })
-  .refine((v) => v.password !== undefined || v.code !== undefined, {
-    message: 'errors.passwordRequired',
-    path: ['password'],
-  });
+export const zDeleteAccountInput = z.object({ password: zLoginPassword.optional(), code: zCode.optional() });

@@ -184,6 +184,48 @@ describe('deleting the account', () => {
     ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
+  test('an account with neither password nor email (third-party only) deletes with a recent sign-in', async () => {
+    const { signedInUser } = await import('../helpers/users.ts');
+    const { Session } = await import('../../server/db/entities/index.ts');
+    const fresh = await signedInUser(deps);
+    await deps.orm.em.fork().nativeUpdate(User, { id: fresh.user.id }, { email: null });
+    const stale = await signedInUser(deps);
+    await deps.orm.em.fork().nativeUpdate(User, { id: stale.user.id }, { email: null });
+    await deps.orm.em
+      .fork()
+      .nativeUpdate(Session, { user: stale.user.id }, { createdAt: new Date(Date.now() - 3600_000) });
+    const staleCaller = callerFor(
+      deps,
+      await findSignedIn(deps.orm.em.fork(), stale.token).then((s) => s ?? (undefined as never)),
+    );
+    await expect(staleCaller.account.delete({})).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'errors.signInAgain',
+    });
+    const freshCaller = callerFor(
+      deps,
+      await findSignedIn(deps.orm.em.fork(), fresh.token).then((s) => s ?? (undefined as never)),
+    );
+    await freshCaller.account.delete({});
+    expect(await deps.orm.em.fork().count(User, { id: fresh.user.id })).toBe(0);
+  });
+
+  test('an account without a password can set one without an old password', async () => {
+    const { signedInUser } = await import('../helpers/users.ts');
+    const { caller, user } = await signedInUser(deps);
+    await caller.account.changePassword({ password: 'brand new secret', repeatPassword: 'brand new secret' });
+    await expect(
+      callerFor(deps, null, { ip: '198.51.100.252' }).auth.login({
+        email: user.email as string,
+        password: 'brand new secret',
+        rememberMe: false,
+      }),
+    ).resolves.toBeTruthy();
+    await expect(
+      caller.account.changePassword({ password: 'another secret 2', repeatPassword: 'another secret 2' }),
+    ).rejects.toMatchObject({ message: 'errors.passwordWrong' });
+  });
+
   test('every account procedure refuses anonymous callers', async () => {
     const anon = callerFor(deps);
     const calls = [

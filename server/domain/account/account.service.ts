@@ -32,10 +32,10 @@ export async function changePassword(
   em: EntityManager,
   user: User,
   session: Session,
-  input: { oldPassword: string; password: string },
+  input: { oldPassword?: string | undefined; password: string },
 ): Promise<void> {
   const fresh = await em.findOneOrFail(User, { id: user.id });
-  if (!(await verifyPassword(fresh.passwordHash, input.oldPassword))) {
+  if (fresh.passwordHash && !(await verifyPassword(fresh.passwordHash, input.oldPassword ?? ''))) {
     throw new AppError('BAD_REQUEST', 'errors.passwordWrong');
   }
   fresh.passwordHash = await hashPassword(input.password);
@@ -100,10 +100,14 @@ export async function unbindProvider(em: EntityManager, user: User, provider: st
  * then removes the user and every row they own in one transaction (rows cascade from `user`);
  * stored files are removed afterwards by a job.
  */
+/** How recent a sign-in must be to delete an account that has neither password nor email. */
+export const FRESH_SIGN_IN_MS = 15 * 60_000;
+
 export async function deleteAccount(
   em: EntityManager,
   queues: Queues,
   user: User,
+  session: Session,
   input: { password?: string | undefined; code?: string | undefined },
 ): Promise<void> {
   const fresh = await em.findOneOrFail(User, { id: user.id });
@@ -112,9 +116,12 @@ export async function deleteAccount(
     if (!(await verifyPassword(fresh.passwordHash, input.password ?? ''))) {
       throw new AppError('BAD_REQUEST', 'errors.passwordWrong');
     }
-  } else {
-    if (!fresh.email || !input.code) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
+  } else if (fresh.email) {
+    if (!input.code) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
     code = await checkCode(em, { email: fresh.email, purpose: 'delete', code: input.code, user: fresh });
+  } else if (Date.now() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
+    // No password and no email (a third-party sign-in only): a recent sign-in is the proof.
+    throw new AppError('UNAUTHORIZED', 'errors.signInAgain');
   }
   await em.transactional(async (tem) => {
     if (code) await consumeCode(tem, code);
