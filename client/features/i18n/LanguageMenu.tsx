@@ -1,11 +1,17 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, LANGUAGES } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { changeLanguage } from '../../i18n.ts';
+import { useTRPC } from '../../trpc.ts';
 
 /** A native select: accessible and keyboard-ready out of the box, and no menu code on first load. */
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
+  const trpc = useTRPC();
+  const { data: me } = useQuery(trpc.auth.me.queryOptions());
+  // Signed in, the choice is also stored on the account so mail arrives in the same language.
+  const saveLanguage = useMutation(trpc.account.setLanguage.mutationOptions());
   return (
     <label className="language-select" title={t('language.label')}>
       <Icon name="globe" />
@@ -15,7 +21,9 @@ export function LanguageMenu() {
         value={i18n.language}
         onChange={(event) => {
           const value = event.target.value;
-          if (isLanguage(value)) void changeLanguage(value);
+          if (!isLanguage(value)) return;
+          void changeLanguage(value);
+          if (me) saveLanguage.mutate({ language: value });
         }}
       >
         {LANGUAGES.map((language) => (
