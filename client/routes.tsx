@@ -17,6 +17,9 @@ const NotFoundPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import('./pages/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
 );
+const HighlightListPage = lazy(() =>
+  import('./features/highlights/HighlightListPage.tsx').then((m) => ({ default: m.HighlightListPage })),
+);
 
 /** Spec: `/` (the notes list), `/daily` and `/postdaily` stay mounted when navigating away. */
 const KEPT_ALIVE: readonly { path: string; Page: ComponentType }[] = [
@@ -38,7 +41,10 @@ function qrTicketOf(path: string): string | null {
 
 function isShellPath(path: string): boolean {
   return (
-    KEPT_ALIVE.some((r) => r.path === path) || path === '/personSetting' || path.startsWith('/personSetting/')
+    KEPT_ALIVE.some((r) => r.path === path) ||
+    path === '/highlights' ||
+    path === '/personSetting' ||
+    path.startsWith('/personSetting/')
   );
 }
 
@@ -58,6 +64,9 @@ function ShellRoutes({ location }: { location: string }) {
       ))}
       {!keptAlive && (
         <Switch>
+          <Route path="/highlights">
+            <HighlightListPage />
+          </Route>
           <Route path="/personSetting">
             <Redirect to="/personSetting/user" replace />
           </Route>

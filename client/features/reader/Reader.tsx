@@ -1,17 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import { ClipStatus } from '../../../src/enums.ts';
+import type { Highlight } from '../../../src/schemas/highlights.ts';
 import type { PageDetail, PageSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
+import { useHighlightActions } from '../highlights/use-highlight-actions.ts';
 import { formatDate } from '../library/format-date.ts';
 import { usePageCache } from '../library/page-cache.ts';
+import { HighlightDeepLink } from './HighlightDeepLink.tsx';
+import { HighlightLayer } from './HighlightLayer.tsx';
+import { NotesPanel } from './NotesPanel.tsx';
 import { ReaderActions } from './ReaderActions.tsx';
+import { usePaintedHighlights } from './use-painted-highlights.ts';
 import '../../styles/reader.css';
+import '../../styles/highlights.css';
+
+const NO_HIGHLIGHTS: readonly Highlight[] = [];
 
 function summaryOf({ contentHtml: _html, text: _text, ...summary }: PageDetail): PageSummary {
   return summary;
@@ -64,15 +74,21 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
     ),
   );
   const page = query.data;
+  const highlights = useQuery(trpc.highlights.byPage.queryOptions({ id: pageId })).data ?? NO_HIGHLIGHTS;
+  const actions = useHighlightActions(pageId);
   useEscapeToLeave(onBack);
   const contentRef = useHiddenRepeatedTitle(page?.contentHtml, page?.title);
+  const placements = usePaintedHighlights(contentRef, page?.contentHtml, highlights);
+  const linksToNote = new URLSearchParams(useSearch()).has('nx');
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
     if (page) cache.changed(summaryOf(page));
   }, [page, cache]);
-  // Each page opens at its top (the home page remounts the reader per page id).
+  // Each page opens at its top (the home page remounts the reader per page id), unless a link
+  // points at one of its highlights.
+  const opensAtNote = useRef(linksToNote);
   useEffect(() => {
-    window.scrollTo(0, 0);
+    if (!opensAtNote.current) window.scrollTo(0, 0);
   }, []);
 
   const back = (
@@ -98,7 +114,10 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
     <div className="reader" data-testid="reader" data-page-id={page.id} data-clip-status={page.clipStatus}>
       <div className="reader-toolbar">
         {back}
-        <ReaderActions page={page} />
+        <div className="reader-actions">
+          <NotesPanel root={contentRef} highlights={highlights} placements={placements} actions={actions} />
+          <ReaderActions page={page} />
+        </div>
       </div>
       <article className="reader-article" dir="auto" lang={page.lang ?? undefined}>
         <header className="reader-header">
@@ -127,6 +146,12 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
           />
         )}
       </article>
+      {page.contentHtml && (
+        <>
+          <HighlightLayer root={contentRef} page={page} highlights={highlights} actions={actions} />
+          <HighlightDeepLink root={contentRef} placements={placements} />
+        </>
+      )}
     </div>
   );
 }

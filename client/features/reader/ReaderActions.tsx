@@ -7,20 +7,26 @@ import { useTRPCClient } from '../../trpc.ts';
 import { readerPath } from '../library/PageListItem.tsx';
 import { copyText, downloadFile } from './download.ts';
 
-const EXPORT_FORMATS = [
-  { format: 'text', labelKey: 'reader.exportText' },
-  { format: 'markdown', labelKey: 'reader.exportMarkdown' },
+const EXPORTS = [
+  { what: 'article', format: 'text', labelKey: 'reader.exportText' },
+  { what: 'article', format: 'markdown', labelKey: 'reader.exportMarkdown' },
+  { what: 'highlights', format: 'markdown', labelKey: 'highlights.exportMarkdown' },
+  { what: 'highlights', format: 'text', labelKey: 'highlights.exportText' },
 ] as const;
+type ExportChoice = (typeof EXPORTS)[number];
 
-/** Open the original, copy the product link, export as plain text or Markdown. */
+/** Open the original, copy the product link, export the article or its highlights as plain text or Markdown. */
 export function ReaderActions({ page }: { page: PageDetail }) {
   const { t } = useTranslation();
   const client = useTRPCClient();
   const productLink = `${window.location.origin}${readerPath(page.id)}`;
 
-  async function exportAs(format: 'text' | 'markdown') {
+  async function exportAs({ what, format }: ExportChoice) {
     try {
-      const file = await client.notes.export.query({ id: page.id, format });
+      const file =
+        what === 'article'
+          ? await client.notes.export.query({ id: page.id, format })
+          : await client.highlights.export.query({ pageId: page.id, format });
       downloadFile(file.filename, file.mimeType, file.content);
     } catch (error) {
       notify.error(error);
@@ -37,7 +43,7 @@ export function ReaderActions({ page }: { page: PageDetail }) {
   }
 
   return (
-    <div className="reader-actions">
+    <>
       <a
         className="button"
         href={page.url}
@@ -64,19 +70,21 @@ export function ReaderActions({ page }: { page: PageDetail }) {
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-            {EXPORT_FORMATS.map(({ format, labelKey }) => (
+            {EXPORTS.map((choice) => (
               <DropdownMenu.Item
-                key={format}
+                key={`${choice.what}-${choice.format}`}
                 className="menu-item reader-menu-item"
-                data-testid={`export-${format}`}
-                onSelect={() => void exportAs(format)}
+                data-testid={
+                  choice.what === 'article' ? `export-${choice.format}` : `export-highlights-${choice.format}`
+                }
+                onSelect={() => void exportAs(choice)}
               >
-                {t(labelKey)}
+                {t(choice.labelKey)}
               </DropdownMenu.Item>
             ))}
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-    </div>
+    </>
   );
 }

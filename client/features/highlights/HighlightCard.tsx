@@ -1,0 +1,164 @@
+import { Popover } from 'radix-ui';
+import { type RefObject, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CoreType } from '../../../src/enums.ts';
+import { highlightCopyText } from '../../../src/rules/highlight-format.ts';
+import type { Highlight } from '../../../src/schemas/highlights.ts';
+import { notify } from '../../lib/notify.ts';
+import { copyText } from '../reader/download.ts';
+import { AnnotationEditor } from './AnnotationEditor.tsx';
+import { AnnotationView } from './AnnotationView.tsx';
+import {
+  COLOUR_LABEL_KEYS,
+  COLOUR_SLOTS,
+  HIGHLIGHT_STYLES,
+  highlightVars,
+  STYLE_LABEL_KEYS,
+  styleClass,
+} from './highlight-look.ts';
+import { TagChipsInput } from './TagChipsInput.tsx';
+import type { HighlightActions } from './use-highlight-actions.ts';
+
+export interface Measurable {
+  getBoundingClientRect(): DOMRect;
+}
+
+/**
+ * A highlight's card, anchored to its mark: colour, style, annotation (Markdown with math), tags,
+ * copy and delete (with Undo). Radix keeps focus inside while it is open.
+ */
+export default function HighlightCard({
+  highlight,
+  page,
+  anchor,
+  actions,
+  onClose,
+}: {
+  highlight: Highlight;
+  page: { title: string; url: string };
+  anchor: RefObject<Measurable | null>;
+  actions: HighlightActions;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const annotation = highlight.annotation?.message ?? '';
+  const change = (patch: Parameters<HighlightActions['update']>[1]) =>
+    actions.update(highlight.id, patch).catch((error) => notify.error(error, 'toast.operationFailed'));
+
+  async function copy() {
+    try {
+      await copyText(highlightCopyText(highlight, page));
+      notify.success('toast.copySuccess');
+    } catch (error) {
+      notify.error(error, 'toast.operationFailed');
+    }
+  }
+
+  const isText = highlight.coreType === CoreType.highlight;
+  return (
+    <Popover.Root open onOpenChange={(open) => !open && onClose()}>
+      <Popover.Anchor virtualRef={anchor} />
+      <Popover.Portal>
+        <Popover.Content
+          className="highlight-card"
+          data-testid="highlight-card"
+          data-highlight-id={highlight.id}
+          side="bottom"
+          align="center"
+          sideOffset={8}
+          collisionPadding={8}
+          aria-label={t('highlights.cardLabel')}
+        >
+          <fieldset className="card-row" aria-label={t('highlights.colourLabel')}>
+            {COLOUR_SLOTS.map((slot) => (
+              <button
+                key={slot}
+                type="button"
+                className="tooltip-button colour-button"
+                data-testid={`card-colour-${slot}`}
+                aria-label={t(COLOUR_LABEL_KEYS[slot])}
+                aria-pressed={highlight.slotId === slot}
+                onClick={() => void change({ slotId: slot })}
+              >
+                <span className="colour-dot" style={highlightVars(slot)} aria-hidden="true" />
+              </button>
+            ))}
+          </fieldset>
+          {isText && (
+            <fieldset className="card-row" aria-label={t('highlights.styleLabel')}>
+              {HIGHLIGHT_STYLES.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  className="tooltip-button style-button"
+                  data-testid={`card-style-${value}`}
+                  aria-label={t(STYLE_LABEL_KEYS[value] as string)}
+                  aria-pressed={highlight.style === value}
+                  onClick={() => void change({ style: value })}
+                >
+                  <span
+                    className={`style-sample ${styleClass(value)}`}
+                    style={highlightVars(highlight.slotId)}
+                    aria-hidden="true"
+                  >
+                    A
+                  </span>
+                </button>
+              ))}
+            </fieldset>
+          )}
+          <div className="card-section">
+            {editing ? (
+              <AnnotationEditor
+                initial={annotation}
+                onSave={(value) => actions.update(highlight.id, { annotation: value })}
+                onDone={() => setEditing(false)}
+              />
+            ) : annotation ? (
+              <div className="annotation-shown">
+                <AnnotationView markdown={annotation} />
+                <button
+                  type="button"
+                  className="button annotation-edit"
+                  data-testid="annotation-edit"
+                  onClick={() => setEditing(true)}
+                >
+                  {t('common.edit')}
+                </button>
+              </div>
+            ) : (
+              <button
+                type="button"
+                className="button card-annotate"
+                data-testid="annotation-edit"
+                onClick={() => setEditing(true)}
+              >
+                {t('highlights.addAnnotation')}
+              </button>
+            )}
+          </div>
+          <div className="card-section">
+            <TagChipsInput tags={highlight.tags} onChange={(tags) => void change({ tags })} />
+          </div>
+          <div className="card-actions">
+            <button type="button" className="button" data-testid="highlight-copy" onClick={() => void copy()}>
+              {t('common.copy')}
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              data-testid="highlight-delete"
+              onClick={() => {
+                onClose();
+                void actions.remove(highlight);
+              }}
+            >
+              {t('common.delete')}
+            </button>
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}

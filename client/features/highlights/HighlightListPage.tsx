@@ -1,0 +1,207 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearch } from 'wouter';
+import { CoreType } from '../../../src/enums.ts';
+import type { zHighlightListItem } from '../../../src/schemas/highlights.ts';
+import { useTRPC } from '../../trpc.ts';
+import { AnnotationView } from './AnnotationView.tsx';
+import { highlightPath } from './highlight-links.ts';
+import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
+import '../../styles/highlights.css';
+
+type Item = ReturnType<typeof zHighlightListItem.parse>;
+
+const CHUNK = 30;
+const PAGE_ID = /^[0-9A-Za-z-]{1,64}$/;
+
+interface Filters {
+  slotId: number | null;
+  tag: string | null;
+  pageId: string | null;
+}
+
+function filtersOf(search: string): Filters {
+  const params = new URLSearchParams(search);
+  const slot = Number(params.get('colour'));
+  const pageId = params.get('page');
+  return {
+    slotId: isColourSlot(slot) ? slot : null,
+    tag: params.get('tag')?.trim() || null,
+    pageId: pageId && PAGE_ID.test(pageId) ? pageId : null,
+  };
+}
+
+function searchOf(filters: Filters): string {
+  const params = new URLSearchParams();
+  if (filters.slotId) params.set('colour', String(filters.slotId));
+  if (filters.tag) params.set('tag', filters.tag);
+  if (filters.pageId) params.set('page', filters.pageId);
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+function HighlightItem({ item }: { item: Item }) {
+  const { t } = useTranslation();
+  const href = item.pageId ? highlightPath(item.pageId, item.id) : null;
+  const quote =
+    item.coreType === CoreType.image && item.imageUrl ? (
+      <img className="notes-image" src={item.imageUrl} alt="" loading="lazy" />
+    ) : (
+      <span className="highlight-item-text">{item.text}</span>
+    );
+  return (
+    <li
+      className="highlight-item"
+      data-testid="highlight-item"
+      data-highlight-id={item.id}
+      data-slot={item.slotId}
+      style={highlightVars(item.slotId)}
+    >
+      {href ? (
+        <Link href={href} className="highlight-item-quote" data-testid="highlight-item-open">
+          {quote}
+        </Link>
+      ) : (
+        <div className="highlight-item-quote">{quote}</div>
+      )}
+      {item.annotation && (
+        <AnnotationView markdown={item.annotation.message} className="highlight-item-annotation" />
+      )}
+      <div className="highlight-item-meta">
+        {item.tags.map((tag) => (
+          <span key={tag} className="tag-chip">
+            {tag}
+          </span>
+        ))}
+        {item.page && (
+          <span className="highlight-item-page" title={item.page.url}>
+            {item.page.title || t('common.noTitle')}
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** `/highlights`: every highlight, newest first, by colour, tag and page, loading more as it scrolls. */
+export function HighlightListPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const filters = filtersOf(search);
+  const setFilters = (change: Partial<Filters>) =>
+    navigate(`/highlights${searchOf({ ...filters, ...change })}`, { replace: true });
+  const tagSelect = useId();
+
+  const tags = useQuery(trpc.library.tags.queryOptions()).data ?? [];
+  const list = useInfiniteQuery(
+    trpc.highlights.list.infiniteQueryOptions(
+      {
+        limit: CHUNK,
+        ...(filters.slotId && { slotId: filters.slotId }),
+        ...(filters.tag && { tag: filters.tag }),
+        ...(filters.pageId && { pageId: filters.pageId }),
+      },
+      { getNextPageParam: (last) => last.nextCursor },
+    ),
+  );
+  const items = list.data?.pages.flatMap((chunk) => chunk.items) ?? [];
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '600px 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const pageTitle = filters.pageId ? items.find((i) => i.page)?.page?.title : null;
+  return (
+    <section className="page highlight-list-page" data-testid="highlight-list-page">
+      <header className="page-header">
+        <h1>{t('nav.highlights')}</h1>
+      </header>
+      <div className="highlight-filters" data-testid="highlight-filters">
+        <fieldset className="card-row" aria-label={t('highlights.colourLabel')}>
+          {COLOUR_SLOTS.map((slot) => (
+            <button
+              key={slot}
+              type="button"
+              className="tooltip-button colour-button"
+              data-testid={`filter-colour-${slot}`}
+              aria-label={t(COLOUR_LABEL_KEYS[slot])}
+              aria-pressed={filters.slotId === slot}
+              onClick={() => setFilters({ slotId: filters.slotId === slot ? null : slot })}
+            >
+              <span className="colour-dot" style={highlightVars(slot)} aria-hidden="true" />
+            </button>
+          ))}
+        </fieldset>
+        <label htmlFor={tagSelect} className="visually-hidden">
+          {t('nav.tag')}
+        </label>
+        <select
+          id={tagSelect}
+          className="highlight-tag-filter"
+          data-testid="filter-tag"
+          value={filters.tag ?? ''}
+          onChange={(event) => setFilters({ tag: event.target.value || null })}
+        >
+          <option value="">{t('highlights.allTags')}</option>
+          {tags.map(({ tag }) => (
+            <option key={tag} value={tag}>
+              {tag}
+            </option>
+          ))}
+        </select>
+        {filters.pageId && (
+          <span className="tag-chip highlight-page-filter" data-testid="filter-page">
+            {pageTitle ?? t('highlights.onePage')}
+            <button
+              type="button"
+              className="tag-chip-remove"
+              aria-label={t('common.clear')}
+              onClick={() => setFilters({ pageId: null })}
+            >
+              ×
+            </button>
+          </span>
+        )}
+      </div>
+      {list.isPending ? (
+        <p className="muted">{t('app.loading')}</p>
+      ) : items.length === 0 ? (
+        <div className="empty-state" data-testid="highlight-list-empty">
+          <h2>{t('highlights.emptyTitle')}</h2>
+          <p>{t('highlights.emptyBody')}</p>
+        </div>
+      ) : (
+        <ol className="highlight-list" data-testid="highlight-list">
+          {items.map((item) => (
+            <HighlightItem key={item.id} item={item} />
+          ))}
+        </ol>
+      )}
+      <div ref={sentinel} />
+      {hasNextPage && (
+        <button
+          type="button"
+          className="button highlight-list-more"
+          disabled={isFetchingNextPage}
+          onClick={() => void fetchNextPage()}
+        >
+          {t('library.loadMore')}
+        </button>
+      )}
+    </section>
+  );
+}

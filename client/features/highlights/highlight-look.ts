@@ -1,0 +1,56 @@
+import type { CSSProperties } from 'react';
+import {
+  type ColourSlot,
+  DEFAULT_SLOT_COLOURS,
+  HighlightStyle,
+  highlightColour,
+} from '../../../src/enums.ts';
+
+export const COLOUR_SLOTS = [1, 2, 3, 4, 5, 6] as const satisfies readonly ColourSlot[];
+export const HIGHLIGHT_STYLES = [
+  HighlightStyle.background,
+  HighlightStyle.underline,
+  HighlightStyle.wavyUnderline,
+  HighlightStyle.bold,
+] as const;
+
+export function isColourSlot(value: number): value is ColourSlot {
+  return (COLOUR_SLOTS as readonly number[]).includes(value);
+}
+
+/** The slot's hex colour; an unknown slot falls back to c1. */
+export function slotHex(slotId: number): string {
+  return DEFAULT_SLOT_COLOURS[isColourSlot(slotId) ? slotId : 1];
+}
+
+/** CSS custom properties a highlight's element carries: light (background) and strong (lines, bold). */
+export function highlightColours(slotId: number): Record<'--hl-light' | '--hl-strong', string> {
+  const hex = slotHex(slotId);
+  return { '--hl-light': highlightColour(hex, 'light'), '--hl-strong': highlightColour(hex, 'strong') };
+}
+
+/** The same, as a React style object. */
+export function highlightVars(slotId: number): CSSProperties {
+  return highlightColours(slotId) as CSSProperties;
+}
+
+/** The class naming a style (1 background, 2 underline, 3 wavy underline, 4 bold); unknown → background. */
+export function styleClass(style: number): string {
+  return `hl-style-${(HIGHLIGHT_STYLES as readonly number[]).includes(style) ? style : HighlightStyle.background}`;
+}
+
+export const STYLE_LABEL_KEYS: Record<number, string> = {
+  [HighlightStyle.background]: 'highlights.style.background',
+  [HighlightStyle.underline]: 'highlights.style.underline',
+  [HighlightStyle.wavyUnderline]: 'highlights.style.wavyUnderline',
+  [HighlightStyle.bold]: 'highlights.style.bold',
+};
+
+export const COLOUR_LABEL_KEYS: Record<ColourSlot, string> = {
+  1: 'highlights.colour.yellow',
+  2: 'highlights.colour.green',
+  3: 'highlights.colour.blue',
+  4: 'highlights.colour.pink',
+  5: 'highlights.colour.orange',
+  6: 'highlights.colour.purple',
+};

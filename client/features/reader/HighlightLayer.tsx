@@ -1,0 +1,210 @@
+import { lazy, type RefObject, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { type ColourSlot, CoreType, HighlightStyle, TextTooltipStyle } from '../../../src/enums.ts';
+import type { Highlight } from '../../../src/schemas/highlights.ts';
+import type { PageDetail } from '../../../src/schemas/notes.ts';
+import type { Measurable } from '../highlights/HighlightCard.tsx';
+import { isColourSlot } from '../highlights/highlight-look.ts';
+import { useTooltipStyle } from '../highlights/tooltip-style.ts';
+import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
+import { highlightElements } from './highlight-marks.ts';
+import { SelectionTooltip } from './SelectionTooltip.tsx';
+import { type ArticleSelection, useArticleSelection } from './use-article-selection.ts';
+
+const HighlightCard = lazy(() => import('../highlights/HighlightCard.tsx'));
+
+const DEFAULT_SLOT: ColourSlot = 1;
+const IMAGE_BUTTON_GRACE_MS = 300;
+
+const inTextField = (target: EventTarget | null) =>
+  (target as Element | null)?.closest?.('input, textarea, select, [contenteditable="true"]') != null;
+
+/** The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, cards, image highlights. */
+export function HighlightLayer({
+  root,
+  page,
+  highlights,
+  actions,
+}: {
+  root: RefObject<HTMLElement | null>;
+  page: PageDetail;
+  highlights: readonly Highlight[];
+  actions: HighlightActions;
+}) {
+  const [tooltipStyle] = useTooltipStyle();
+  const [highlightStyle, setHighlightStyle] = useState<number>(HighlightStyle.background);
+  const styleRef = useRef(highlightStyle);
+  styleRef.current = highlightStyle;
+  const [cardId, setCardId] = useState<string | null>(null);
+
+  const createFrom = useCallback(
+    (selection: ArticleSelection, slot: ColourSlot) => {
+      document.getSelection()?.removeAllRanges();
+      void actions.create(
+        {
+          coreType: CoreType.highlight,
+          selectors: selection.selectors,
+          slotId: slot,
+          style: styleRef.current,
+        },
+        selection.selectors.position.start,
+      );
+    },
+    [actions],
+  );
+  const autoHighlight = useCallback(
+    (selection: ArticleSelection) => {
+      if (tooltipStyle === TextTooltipStyle.autoHighlight) createFrom(selection, DEFAULT_SLOT);
+    },
+    [tooltipStyle, createFrom],
+  );
+  const { selection, dismiss } = useArticleSelection(root, autoHighlight);
+  const colour = useCallback(
+    (slot: ColourSlot) => {
+      if (!selection) return;
+      createFrom(selection, slot);
+      dismiss();
+    },
+    [selection, createFrom, dismiss],
+  );
+
+  // Keys 1–6 colour the selection, Esc drops it; only while there is one in the article.
+  useEffect(() => {
+    if (!selection) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (
+        event.defaultPrevented ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey ||
+        inTextField(event.target)
+      )
+        return;
+      const slot = Number(event.key);
+      if (event.key.length === 1 && isColourSlot(slot)) {
+        event.preventDefault();
+        colour(slot);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        dismiss();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [selection, colour, dismiss]);
+
+  // A click on a painted highlight (not the end of a drag) opens its card.
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const onClick = (event: MouseEvent) => {
+      if (!document.getSelection()?.isCollapsed) return;
+      const target = (event.target as Element).closest<HTMLElement>('[data-highlight-id]');
+      if (!target || !element.contains(target)) return;
+      event.preventDefault();
+      setCardId(target.dataset.highlightId ?? null);
+    };
+    element.addEventListener('click', onClick);
+    return () => element.removeEventListener('click', onClick);
+  }, [root]);
+
+  const cardHighlight = cardId ? highlights.find((h) => h.id === cardId) : undefined;
+  const lastRect = useRef(new DOMRect());
+  const cardAnchor = useRef<Measurable | null>(null);
+  // Marks are repainted on every change, so the card looks its highlight up each time it measures.
+  cardAnchor.current = {
+    getBoundingClientRect: () => {
+      const first = cardId && root.current ? highlightElements(root.current, cardId)[0] : undefined;
+      if (first) lastRect.current = first.getBoundingClientRect();
+      return lastRect.current;
+    },
+  };
+
+  return (
+    <>
+      {selection && (
+        <SelectionTooltip
+          selection={selection}
+          highlightStyle={highlightStyle}
+          onStyle={setHighlightStyle}
+          onColour={colour}
+        />
+      )}
+      <ImageHighlighter root={root} actions={actions} />
+      {cardHighlight && (
+        <Suspense fallback={null}>
+          <HighlightCard
+            key={cardHighlight.id}
+            highlight={cardHighlight}
+            page={page}
+            anchor={cardAnchor}
+            actions={actions}
+            onClose={() => setCardId(null)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/** Hovering (or tapping) an image in the article offers "Highlight image". */
+function ImageHighlighter({
+  root,
+  actions,
+}: {
+  root: RefObject<HTMLElement | null>;
+  actions: HighlightActions;
+}) {
+  const { t } = useTranslation();
+  const [image, setImage] = useState<HTMLImageElement | null>(null);
+  const hideTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const offer = (event: Event) => {
+      const target = event.target as Element;
+      if (
+        !(target instanceof HTMLImageElement) ||
+        target.dataset.highlightId ||
+        !/^https?:/i.test(target.src)
+      )
+        return;
+      clearTimeout(hideTimer.current);
+      setImage(target);
+    };
+    const leave = (event: MouseEvent) => {
+      if (!(event.target instanceof HTMLImageElement)) return;
+      hideTimer.current = setTimeout(() => setImage(null), IMAGE_BUTTON_GRACE_MS);
+    };
+    element.addEventListener('mouseover', offer);
+    element.addEventListener('mouseout', leave);
+    element.addEventListener('click', offer);
+    return () => {
+      element.removeEventListener('mouseover', offer);
+      element.removeEventListener('mouseout', leave);
+      element.removeEventListener('click', offer);
+      clearTimeout(hideTimer.current);
+    };
+  }, [root]);
+  if (!image?.isConnected) return null;
+  const rect = image.getBoundingClientRect();
+  return createPortal(
+    <button
+      type="button"
+      className="button image-highlight-button"
+      data-testid="image-highlight"
+      style={{ top: rect.top + window.scrollY + 8, left: rect.left + window.scrollX + 8 }}
+      onMouseEnter={() => clearTimeout(hideTimer.current)}
+      onMouseLeave={() => setImage(null)}
+      onClick={() => {
+        const imageUrl = image.currentSrc || image.src;
+        setImage(null);
+        void actions.create({ coreType: CoreType.image, imageUrl, slotId: DEFAULT_SLOT });
+      }}
+    >
+      {t('highlights.highlightImage')}
+    </button>,
+    document.body,
+  );
+}

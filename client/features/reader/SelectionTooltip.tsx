@@ -1,0 +1,168 @@
+import { DropdownMenu } from 'radix-ui';
+import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { type ColourSlot, TextTooltipStyle } from '../../../src/enums.ts';
+import {
+  COLOUR_LABEL_KEYS,
+  COLOUR_SLOTS,
+  HIGHLIGHT_STYLES,
+  highlightVars,
+  STYLE_LABEL_KEYS,
+  styleClass,
+} from '../highlights/highlight-look.ts';
+import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../highlights/tooltip-style.ts';
+import type { ArticleSelection } from './use-article-selection.ts';
+
+const GAP = 10;
+const EDGE = 8;
+/** Room the sticky top bar and reader toolbar take; a tooltip above them would be hidden. */
+const TOP_RESERVED = 112;
+
+/** Above the selection, centred, kept on screen; below it when there is no room or on touch screens. */
+function usePlacement(selection: ArticleSelection) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [style, setStyle] = useState<CSSProperties>({ visibility: 'hidden' });
+  useLayoutEffect(() => {
+    const place = () => {
+      const box = ref.current;
+      if (!box) return;
+      const rect = selection.rect();
+      const width = box.offsetWidth;
+      const height = box.offsetHeight;
+      const coarse = window.matchMedia('(pointer: coarse)').matches;
+      const above = !coarse && rect.top - height - GAP > TOP_RESERVED;
+      const top = above ? rect.top - height - GAP : rect.bottom + GAP;
+      const centre = rect.left + rect.width / 2;
+      const left = Math.min(Math.max(EDGE, centre - width / 2), window.innerWidth - width - EDGE);
+      setStyle({ top: top + window.scrollY, left: Math.max(EDGE, left) + window.scrollX });
+    };
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [selection]);
+  return { ref, style };
+}
+
+/** Buttons keep the article selection: they never take it away on press. */
+const keepSelection = (event: React.MouseEvent | React.PointerEvent) => event.preventDefault();
+
+export function SelectionTooltip({
+  selection,
+  highlightStyle,
+  onStyle,
+  onColour,
+}: {
+  selection: ArticleSelection;
+  highlightStyle: number;
+  onStyle(style: number): void;
+  onColour(slot: ColourSlot): void;
+}) {
+  const { t } = useTranslation();
+  const [tooltipStyle, setTooltipStyle] = useTooltipStyle();
+  const { ref, style } = usePlacement(selection);
+  if (tooltipStyle === TextTooltipStyle.hide || tooltipStyle === TextTooltipStyle.autoHighlight) return null;
+  const single = tooltipStyle === TextTooltipStyle.defaultColour;
+  return createPortal(
+    <div
+      ref={ref}
+      className="selection-tooltip"
+      role="toolbar"
+      aria-label={t('highlights.tooltipLabel')}
+      data-testid="selection-tooltip"
+      data-selection-tooltip=""
+      data-tooltip-style={tooltipStyle}
+      style={style}
+      onMouseDown={keepSelection}
+    >
+      {single ? (
+        <button
+          type="button"
+          className="tooltip-button tooltip-highlight"
+          data-testid="tooltip-colour-1"
+          aria-label={t('highlights.highlight')}
+          onClick={() => onColour(1)}
+        >
+          <span className="colour-dot" style={highlightVars(1)} aria-hidden="true" />
+          {t('highlights.highlight')}
+        </button>
+      ) : (
+        <>
+          <fieldset className="tooltip-slot" aria-label={t('highlights.colourLabel')}>
+            {COLOUR_SLOTS.map((slot) => (
+              <button
+                key={slot}
+                type="button"
+                className="tooltip-button colour-button"
+                data-testid={`tooltip-colour-${slot}`}
+                aria-label={`${t(COLOUR_LABEL_KEYS[slot])} (${slot})`}
+                aria-keyshortcuts={String(slot)}
+                title={`${t(COLOUR_LABEL_KEYS[slot])} · ${slot}`}
+                onClick={() => onColour(slot)}
+              >
+                <span className="colour-dot" style={highlightVars(slot)} aria-hidden="true" />
+              </button>
+            ))}
+          </fieldset>
+          <fieldset className="tooltip-slot" aria-label={t('highlights.styleLabel')}>
+            {HIGHLIGHT_STYLES.map((value) => (
+              <button
+                key={value}
+                type="button"
+                className="tooltip-button style-button"
+                data-testid={`tooltip-style-${value}`}
+                aria-label={t(STYLE_LABEL_KEYS[value] as string)}
+                aria-pressed={value === highlightStyle}
+                title={t(STYLE_LABEL_KEYS[value] as string)}
+                onClick={() => onStyle(value)}
+              >
+                <span
+                  className={`style-sample ${styleClass(value)}`}
+                  style={highlightVars(1)}
+                  aria-hidden="true"
+                >
+                  A
+                </span>
+              </button>
+            ))}
+          </fieldset>
+          <div className="tooltip-slot">
+            <DropdownMenu.Root modal={false}>
+              <DropdownMenu.Trigger
+                className="tooltip-button"
+                aria-label={t('highlights.more')}
+                data-testid="tooltip-more"
+              >
+                <span aria-hidden="true">⋯</span>
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content className="menu" align="end" sideOffset={6} data-selection-tooltip="">
+                  <DropdownMenu.Label className="menu-label">
+                    {t('highlights.tooltipStyleLabel')}
+                  </DropdownMenu.Label>
+                  <DropdownMenu.RadioGroup
+                    value={String(tooltipStyle)}
+                    onValueChange={(value) => setTooltipStyle(Number(value) as TextTooltipStyle)}
+                  >
+                    {Object.values(TextTooltipStyle).map((value) => (
+                      <DropdownMenu.RadioItem
+                        key={value}
+                        value={String(value)}
+                        className="menu-item"
+                        data-testid={`tooltip-style-option-${value}`}
+                      >
+                        <DropdownMenu.ItemIndicator className="menu-check">✓</DropdownMenu.ItemIndicator>
+                        {t(TOOLTIP_STYLE_LABEL_KEYS[value])}
+                      </DropdownMenu.RadioItem>
+                    ))}
+                  </DropdownMenu.RadioGroup>
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          </div>
+        </>
+      )}
+    </div>,
+    document.body,
+  );
+}

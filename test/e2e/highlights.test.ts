@@ -1,0 +1,363 @@
+import fs from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { html, startSite, type TestSite } from '../helpers/site.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+let deps: TestDeps;
+let site: TestSite;
+let workers: RunningWorkers;
+let server: RunningServer;
+let browser: Browser;
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const FILLER = Array.from(
+  { length: 14 },
+  (_, i) =>
+    `<p>Filler paragraph number ${i + 1} talks about reading slowly, keeping notes and coming back to ideas later on.</p>`,
+).join('\n');
+
+function articleHtml(origin: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Highlight field guide</title></head><body>
+<article><h1>Highlight field guide</h1>
+<p>Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.</p>
+<p>A second paragraph follows with <em>more words</em>, so that the extractor sees a proper body and not a teaser.</p>
+<figure><img src="${origin}/pic.png" width="320" height="160" alt="A diagram"><figcaption>A diagram of the idea.</figcaption></figure>
+${FILLER}
+<p>The closing paragraph mentions the deep link target sentence near the very end of the article.</p>
+</article></body></html>`;
+}
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  site = await startSite({ '/pic.png': html(PNG, 'image/png') });
+  deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
+  workers = await startWorkers(deps);
+  server = await startServer(deps);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await workers?.close();
+  await deps?.close();
+  await site?.close();
+});
+
+/** Saves the article through the API (no fetch) and waits for the worker to parse it. */
+async function savedArticle(user: User, path: string): Promise<string> {
+  const { page } = await user.caller.notes.savePage({
+    url: `${site.origin}${path}`,
+    html: articleHtml(site.origin),
+  });
+  await waitFor(
+    async () =>
+      (await user.caller.notes.page({ id: page.id })).clipStatus === ClipStatus.done ? true : undefined,
+    15_000,
+    'the page to be parsed',
+  );
+  return page.id;
+}
+
+async function signedInBrowser(user: User): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(contextOptions({ acceptDownloads: true }));
+  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  return { context, page: await context.newPage() };
+}
+
+/** Selects `phrase` in the article with a real mouse drag over its on-screen boxes. */
+async function dragSelect(page: Page, phrase: string): Promise<void> {
+  const box = await page.evaluate((wanted) => {
+    const root = document.querySelector('.reader-content') as HTMLElement;
+    const text = root.textContent ?? '';
+    const at = text.indexOf(wanted);
+    if (at < 0) throw new Error(`phrase not in article: ${wanted}`);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let seen = 0;
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      const length = node.data.length;
+      if (seen <= at && at < seen + length) range.setStart(node, at - seen);
+      if (seen < at + wanted.length && at + wanted.length <= seen + length) {
+        range.setEnd(node, at + wanted.length - seen);
+        break;
+      }
+      seen += length;
+    }
+    (range.startContainer.parentElement as HTMLElement).scrollIntoView({ block: 'center' });
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    const first = rects[0] as DOMRect;
+    const last = rects[rects.length - 1] as DOMRect;
+    return {
+      x1: first.left + 1,
+      y1: first.top + first.height / 2,
+      x2: last.right - 1,
+      y2: last.top + last.height / 2,
+    };
+  }, phrase);
+  await page.mouse.move(box.x1, box.y1);
+  await page.mouse.down();
+  await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 5 });
+  await page.mouse.move(box.x2, box.y2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => page.evaluate(() => document.getSelection()?.toString())).toBe(phrase);
+}
+
+const marksOf = (page: Page, id: string) => page.locator(`.reader-content mark[data-highlight-id="${id}"]`);
+
+async function markText(page: Page, id: string): Promise<string> {
+  return (await marksOf(page, id).allTextContents()).join('');
+}
+
+async function openCard(page: Page, id: string) {
+  await marksOf(page, id).first().click();
+  const card = page.getByTestId('highlight-card');
+  await card.waitFor();
+  expect(await card.getAttribute('data-highlight-id')).toBe(id);
+  return card;
+}
+
+describe('highlighting in the reader (Chromium)', () => {
+  test('drag to select, colour by tooltip and by key, annotate with math, reload, recolour, delete and undo', async () => {
+    const user = await signedInUser(deps);
+    const pageId = await savedArticle(user, '/field-guide');
+    const { context, page } = await signedInBrowser(user);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/?pi=${pageId}&vs=article`);
+    await page.getByTestId('reader-content').waitFor();
+
+    // 1. A real drag, then the green button of the tooltip.
+    const first = 'Margin keeps what you read';
+    await dragSelect(page, first);
+    const tooltip = page.getByTestId('selection-tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.getByRole('button').count()).toBeGreaterThanOrEqual(11);
+    for (const button of await tooltip.getByRole('button').all())
+      expect(await button.getAttribute('aria-label')).toBeTruthy();
+    await page.getByTestId('tooltip-colour-2').click();
+    await page.locator('.reader-content mark[data-highlight-id]').first().waitFor();
+    await tooltip.waitFor({ state: 'detached' });
+    let saved = await waitFor(async () => {
+      const list = await user.caller.highlights.byPage({ id: pageId });
+      return list.length === 1 ? list : undefined;
+    });
+    const greenId = saved[0]?.id as string;
+    expect(saved[0]).toMatchObject({ text: first, slotId: 2, coreType: CoreType.highlight, style: 1 });
+    expect(await markText(page, greenId)).toBe(first);
+    expect(await marksOf(page, greenId).first().getAttribute('style')).toContain('#81C78438');
+    expect(await marksOf(page, greenId).first().getAttribute('class')).toContain('hl-style-1');
+
+    // Esc drops a selection (the reader stays open); keys do nothing without one.
+    await dragSelect(page, 'real article text');
+    await tooltip.waitFor();
+    await page.keyboard.press('Escape');
+    await tooltip.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reader').count()).toBe(1);
+    await page.keyboard.press('3');
+    expect(await user.caller.highlights.byPage({ id: pageId })).toHaveLength(1);
+
+    // 2. Across an element boundary (into and out of <em>), coloured with key 4.
+    const crossing = 'follows with more words, so that';
+    await dragSelect(page, crossing);
+    await tooltip.waitFor();
+    await page.keyboard.press('4');
+    saved = await waitFor(async () => {
+      const list = await user.caller.highlights.byPage({ id: pageId });
+      return list.length === 2 ? list : undefined;
+    });
+    const pinkId = saved.find((h) => h.id !== greenId)?.id as string;
+    expect(saved.find((h) => h.id === pinkId)).toMatchObject({ text: crossing, slotId: 4 });
+    await expect.poll(() => marksOf(page, pinkId).count()).toBe(3);
+    expect(await markText(page, pinkId)).toBe(crossing);
+    expect(await page.locator('.reader-content em mark').textContent()).toBe('more words');
+
+    // 3. Annotate with math: KaTeX typesets it.
+    let card = await openCard(page, greenId);
+    await card.getByTestId('annotation-edit').click();
+    await card.getByTestId('annotation-input').fill('Pythagoras, **always**: $a^2+b^2=c^2$');
+    await card.getByTestId('annotation-save').click();
+    await card.locator('[data-testid="annotation"][data-rendered="true"] .katex').first().waitFor();
+    expect(await card.locator('.annotation strong').textContent()).toBe('always');
+    expect(
+      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.annotation
+        ?.message,
+    ).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
+
+    // 4. Invalid math: the server's message and KaTeX's detail; nothing saved.
+    await card.getByTestId('annotation-edit').click();
+    await card.getByTestId('annotation-input').fill('Broken: $x^1^2$');
+    await card.getByTestId('annotation-save').click();
+    await card.getByTestId('annotation-error').waitFor();
+    expect(await card.getByTestId('annotation-error-detail').textContent()).toMatch(/superscript/i);
+    expect(await card.getByTestId('annotation-input').getAttribute('aria-invalid')).toBe('true');
+    expect(
+      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.annotation
+        ?.message,
+    ).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reader').count()).toBe(1);
+
+    // 5. Reload: the marks come back in place.
+    await page.reload();
+    await marksOf(page, pinkId).first().waitFor();
+    expect(await markText(page, greenId)).toBe(first);
+    expect(await markText(page, pinkId)).toBe(crossing);
+
+    // 6. Recolour in the card.
+    card = await openCard(page, greenId);
+    await card.getByTestId('card-colour-3').click();
+    await expect.poll(() => marksOf(page, greenId).first().getAttribute('style')).toContain('#64B5F638');
+    await expect
+      .poll(
+        async () =>
+          (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.slotId,
+      )
+      .toBe(3);
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+
+    // 7. Delete, then Undo: the same highlight (id, colour, annotation) comes back.
+    card = await openCard(page, greenId);
+    await card.getByTestId('highlight-delete').click();
+    await expect.poll(() => marksOf(page, greenId).count()).toBe(0);
+    await expect.poll(async () => (await user.caller.highlights.byPage({ id: pageId })).length).toBe(1);
+    await page.locator('[data-sonner-toast] button[data-button]').click();
+    await marksOf(page, greenId).first().waitFor();
+    const restored = await waitFor(async () =>
+      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId),
+    );
+    expect(restored).toMatchObject({ slotId: 3, text: first });
+    expect(restored.annotation?.message).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
+
+    // 8. Export the page's highlights as Markdown.
+    await page.getByTestId('reader-export').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-highlights-markdown').click(),
+    ]);
+    const markdown = await fs.readFile(await download.path(), 'utf8');
+    expect(markdown).toContain(`> ${first}`);
+    expect(markdown).toContain('$a^2+b^2=c^2$');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('a page note, an image highlight, and a detached highlight listed apart', async () => {
+    const user = await signedInUser(deps);
+    const pageId = await savedArticle(user, '/notes');
+    const detachedId = newNoteId();
+    await user.caller.highlights.create({
+      id: detachedId,
+      pageId,
+      coreType: CoreType.highlight,
+      slotId: 5,
+      selectors: describeRange('A sentence that is nowhere in this article at all.', 2, 30),
+    });
+    const { context, page } = await signedInBrowser(user);
+    await page.goto(`${server.url}/?pi=${pageId}&vs=article`);
+    await page.getByTestId('reader-content').waitFor();
+
+    const image = page.locator('.reader-content img');
+    await image.scrollIntoViewIfNeeded();
+    await image.hover();
+    await page.getByTestId('image-highlight').click();
+    const imageNote = await waitFor(async () =>
+      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.coreType === CoreType.image),
+    );
+    expect(imageNote.imageUrl).toBe(`${site.origin}/pic.png`);
+    await page.locator(`.reader-content img[data-highlight-id="${imageNote.id}"]`).waitFor();
+
+    await page.getByTestId('reader-notes').click();
+    const panel = page.getByTestId('notes-panel');
+    await panel.waitFor();
+    expect(
+      await panel.getByTestId('notes-unplaced').locator(`[data-highlight-id="${detachedId}"]`).count(),
+    ).toBe(1);
+    expect(
+      await panel.getByTestId('notes-placed').locator(`[data-highlight-id="${imageNote.id}"]`).count(),
+    ).toBe(1);
+    await panel.getByTestId('page-note-input').fill('Remember to reread the *second* paragraph.');
+    await panel.getByTestId('page-note-add').click();
+    await panel.getByTestId('page-note').locator('em').waitFor();
+    const note = await waitFor(async () =>
+      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.coreType === CoreType.textNote),
+    );
+    expect(note.text).toBe('Remember to reread the *second* paragraph.');
+    await context.close();
+  });
+
+  test('the highlight list filters by colour and opens the reader scrolled to the highlight', async () => {
+    const user = await signedInUser(deps);
+    const pageId = await savedArticle(user, '/list');
+    const { text } = await user.caller.notes.page({ id: pageId });
+    const quote = (phrase: string) => {
+      const at = text.indexOf(phrase);
+      return describeRange(text, at, at + phrase.length);
+    };
+    const yellowId = newNoteId();
+    const blueId = newNoteId();
+    await user.caller.highlights.create({
+      id: yellowId,
+      pageId,
+      coreType: CoreType.highlight,
+      slotId: 1,
+      selectors: quote('Margin keeps what you read'),
+      tags: ['intro'],
+    });
+    await user.caller.highlights.create({
+      id: blueId,
+      pageId,
+      coreType: CoreType.highlight,
+      slotId: 3,
+      selectors: quote('the deep link target sentence'),
+      annotation: 'Euler: $e^{i\\pi}+1=0$',
+    });
+    const { context, page } = await signedInBrowser(user);
+    await page.goto(`${server.url}/highlights`);
+    const items = page.getByTestId('highlight-item');
+    await expect.poll(() => items.count()).toBe(2);
+    // Newest first.
+    expect(await items.first().getAttribute('data-highlight-id')).toBe(blueId);
+    await items.first().locator('.katex').first().waitFor();
+
+    await page.getByTestId('filter-colour-3').click();
+    await expect.poll(() => items.count()).toBe(1);
+    expect(new URL(page.url()).searchParams.get('colour')).toBe('3');
+    await page.getByTestId('filter-colour-1').click();
+    await expect.poll(async () => items.first().getAttribute('data-highlight-id')).toBe(yellowId);
+    await page.getByTestId('filter-colour-1').click();
+    await expect.poll(() => items.count()).toBe(2);
+    await page.locator(`[data-highlight-id="${blueId}"] [data-testid="highlight-item-open"]`).click();
+    await page.getByTestId('reader-content').waitFor();
+    const url = new URL(page.url());
+    expect(url.searchParams.get('pi')).toBe(pageId);
+    expect(url.searchParams.get('nx')).toBe(blueId);
+    const mark = marksOf(page, blueId).first();
+    await mark.waitFor();
+    await expect
+      .poll(async () => {
+        const box = await mark.boundingBox();
+        return box !== null && box.y > 0 && box.y + box.height < 800;
+      })
+      .toBe(true);
+    await context.close();
+  });
+});
