@@ -2,7 +2,7 @@ import 'katex/dist/katex.min.css';
 import type { MouseEvent } from 'react';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown } from '../../lib/markdown.ts';
 
 /**
  * Rendered Markdown (safe HTML, see markdown.ts) with math. Loaded lazily, with KaTeX and its

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { escapeHtml } from './markdown.ts';
+import { escapeHtml } from '../../lib/escape-html.ts';
 
 type Render = (markdown: string) => string;
 let loaded: Render | null = null;
@@ -30,7 +30,7 @@ export function AnnotationView({ markdown, className }: { markdown: string; clas
       className={`annotation ${className ?? ''}`}
       data-testid="annotation"
       data-rendered={render ? 'true' : 'false'}
-      // Built by markdownToHtml: every source character is escaped; math HTML comes from KaTeX.
+      // Built by renderMarkdown: every source character is escaped; math HTML comes from KaTeX.
       // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped Markdown subset
       dangerouslySetInnerHTML={{ __html: html }}
     />

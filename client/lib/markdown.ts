@@ -1,8 +1,9 @@
 import katex from 'katex';
-import { mathSegments } from '../../../src/rules/math.ts';
+import { mathSegments } from '../../src/rules/math.ts';
+import { escapeHtml } from './escape-html.ts';
 
 /**
- * A small, safe Markdown renderer for daily notes. All text is HTML-escaped before any markup is
+ * A small, safe Markdown renderer for daily notes and annotations. All text is HTML-escaped before any markup is
  * added, and links keep only http(s), mailto and same-site paths, so the output is safe to set
  * as innerHTML. Supported: paragraphs, ATX headings, **bold**, *italic*, `code`, fenced code,
  * [links](url), images, - / 1. lists, > blockquotes, --- rules, and $…$ / $$…$$ math (KaTeX).
@@ -13,15 +14,6 @@ import { mathSegments } from '../../../src/rules/math.ts';
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const STASH_PATTERN = /\uE000(\d+)\uE001/g;
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** The URL when it is safe to link to, else null. Input is already HTML-escaped. */
 function safeUrl(escapedUrl: string): string | null {
