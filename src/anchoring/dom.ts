@@ -4,6 +4,7 @@
 // line, <br> is a line break, whitespace is collapsed and trimmed per line, <pre> keeps its line
 // breaks, script/style/template/svg are skipped. So offsets computed here agree with the text the
 // server stores and re-anchors against. No framework dependency; works in any DOM (or jsdom).
+import { BLOCK_TAGS, SKIPPED_TAGS } from '../text/blocks.ts';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -12,49 +13,6 @@ const SPACE = 0x20;
 const PRE_LINE_BREAK = 0x2028;
 /** Marks a code unit that no Text node produced (paragraph separators, <br> breaks). */
 const SYNTHETIC = -1;
-
-const BLOCK_TAGS = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'CAPTION',
-  'DD',
-  'DETAILS',
-  'DIV',
-  'DL',
-  'DT',
-  'FIELDSET',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'SUMMARY',
-  'TABLE',
-  'TBODY',
-  'TD',
-  'TFOOT',
-  'TH',
-  'THEAD',
-  'TR',
-  'UL',
-]);
-const SKIPPED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'SVG']);
 
 /** JavaScript's `\s` (also what String.prototype.trim removes). */
 function isJsWhitespace(code: number): boolean {

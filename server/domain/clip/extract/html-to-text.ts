@@ -1,48 +1,6 @@
 // Plain text of an article body: blocks become paragraphs separated by a blank line, <br> a line
 // break, whitespace inside a block is collapsed (except in <pre>).
-
-const BLOCK_TAGS = new Set([
-  'ADDRESS',
-  'ARTICLE',
-  'ASIDE',
-  'BLOCKQUOTE',
-  'DD',
-  'DETAILS',
-  'DIV',
-  'DL',
-  'DT',
-  'FIELDSET',
-  'FIGCAPTION',
-  'FIGURE',
-  'FOOTER',
-  'FORM',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'HEADER',
-  'HR',
-  'LI',
-  'MAIN',
-  'NAV',
-  'OL',
-  'P',
-  'PRE',
-  'SECTION',
-  'SUMMARY',
-  'TABLE',
-  'TBODY',
-  'TD',
-  'TH',
-  'THEAD',
-  'TFOOT',
-  'TR',
-  'UL',
-  'CAPTION',
-]);
-const SKIPPED_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'svg', 'SVG']);
+import { BLOCK_TAGS, SKIPPED_TAGS } from '../../../../src/text/blocks.ts';
 
 export function htmlToText(root: Node): string {
   const paragraphs: string[] = [];

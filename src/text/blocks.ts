@@ -1,0 +1,56 @@
+/**
+ * How article HTML becomes plain text, shared by the server's text extraction
+ * (server/domain/clip/extract/html-to-text.ts) and the reader's anchoring (src/anchoring/dom.ts),
+ * so that highlight offsets computed in the browser match the text the server stores.
+ */
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'CAPTION',
+  'DD',
+  'DETAILS',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'TBODY',
+  'TD',
+  'TFOOT',
+  'TH',
+  'THEAD',
+  'TR',
+  'UL',
+]);
+
+/** Elements whose content is never text (compare with the upper-cased tag name). */
+export const SKIPPED_TAGS: ReadonlySet<string> = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'HEAD',
+  'SVG',
+]);
