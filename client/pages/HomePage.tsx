@@ -1,16 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, lazy, Suspense, useCallback, useLayoutEffect, useRef } from 'react';
+import { Activity, lazy, Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { parseDeepLink } from '../../src/deep-link.ts';
 import { Icon } from '../components/icons/Icon.tsx';
 import { SaveUrlForm } from '../features/clip/SaveUrlForm.tsx';
+import {
+  hasNarrowing,
+  type LibraryFilters,
+  readFilters,
+  searchText,
+  withFilters,
+} from '../features/library/library-url.ts';
+import { useStoredSort, useViewStyle } from '../features/library/local-pref.ts';
 import { navEntry } from '../features/library/nav-entries.ts';
 import { PageList } from '../features/library/PageList.tsx';
 import { readerPath } from '../features/library/PageListItem.tsx';
+import { SearchBox } from '../features/library/SearchBox.tsx';
 import { useTRPC } from '../trpc.ts';
 import '../styles/library.css';
 
+// Not needed to show the list: they follow right after the first paint.
+const FilterChips = lazy(() =>
+  import('../features/library/FilterChips.tsx').then((m) => ({ default: m.FilterChips })),
+);
+const ListControls = lazy(() =>
+  import('../features/library/ListControls.tsx').then((m) => ({ default: m.ListControls })),
+);
 const Reader = lazy(() => import('../features/reader/Reader.tsx').then((m) => ({ default: m.Reader })));
 
 /** History state marking a reader entry pushed from the list, so Back can simply go back. */
@@ -20,33 +36,49 @@ function cameFromList(): boolean {
   return (window.history.state as typeof FROM_LIST | null)?.marginFromList === true;
 }
 
-/** `/`: the notes list ("mine"), or the reader for `?pi=…`. It stays mounted while the user is elsewhere. */
+/**
+ * `/`: the library list ("mine") with its filters in the address, or the reader for `?pi=…`.
+ * It stays mounted while the user is elsewhere.
+ */
 export function HomePage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const search = useSearch();
   const [, navigate] = useLocation();
-  const entry = navEntry(new URLSearchParams(search).get('nav'));
+  const filters = useMemo(() => readFilters(search), [search]);
+  const entry = navEntry(filters.nav);
   const deepLink = parseDeepLink(search);
   const readerPageId = deepLink?.kind === 'page' ? deepLink.pageId : null;
   const { data: me } = useQuery(trpc.auth.me.queryOptions());
+  const view = useViewStyle();
+  const storedSort = useStoredSort();
+  const sort = filters.sort ?? storedSort;
 
   // The list keeps its place: remember the scroll position on opening a page, restore it on return.
   const listScroll = useRef(0);
   const openPage = useCallback(
     (pageId: string) => {
       listScroll.current = window.scrollY;
-      navigate(readerPath(pageId), { state: FROM_LIST });
+      navigate(readerPath(pageId, view), { state: FROM_LIST });
     },
-    [navigate],
+    [navigate, view],
   );
   const closeReader = useCallback(() => {
     if (cameFromList()) window.history.back();
-    else navigate('/', { replace: true });
+    else navigate(withFilters(window.location.search, {}), { replace: true });
   }, [navigate]);
   useLayoutEffect(() => {
     if (!readerPageId) window.scrollTo(0, listScroll.current);
   }, [readerPageId]);
+  const setFilters = useCallback(
+    (change: Partial<LibraryFilters>) => {
+      listScroll.current = 0;
+      navigate(withFilters(window.location.search, change));
+      window.scrollTo(0, 0);
+    },
+    [navigate],
+  );
+  const filterTag = useCallback((tag: string) => setFilters({ tags: [tag] }), [setFilters]);
 
   return (
     <section
@@ -76,11 +108,29 @@ export function HomePage() {
       )}
       {me && (
         <Activity mode={readerPageId ? 'hidden' : 'visible'}>
-          <header className="page-header">
-            <h1>{t(entry.labelKey)}</h1>
+          <header className="page-header library-header">
+            <h1 data-testid="library-title" data-nav={entry.id}>
+              {t(entry.labelKey)}
+            </h1>
+            <SearchBox value={searchText(filters)} onSearch={setFilters} />
           </header>
-          <SaveUrlForm />
-          <PageList onOpen={openPage} />
+          {filters.nav !== 'trash' && <SaveUrlForm />}
+          <div className="library-bar">
+            <Suspense fallback={null}>
+              {hasNarrowing(filters) && <FilterChips filters={filters} onChange={setFilters} />}
+            </Suspense>
+            <Suspense fallback={<div className="list-controls" />}>
+              <ListControls view={view} sort={sort} onSort={(next) => setFilters({ sort: next })} />
+            </Suspense>
+          </div>
+          <PageList
+            key={`${filters.nav}|${searchText(filters)}|${filters.folderId}|${sort}`}
+            filters={filters}
+            sort={sort}
+            view={view}
+            onOpen={openPage}
+            onFilterTag={filterTag}
+          />
         </Activity>
       )}
     </section>

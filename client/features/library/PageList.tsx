@@ -1,81 +1,208 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Flow, SortOrder, ViewStyle } from '../../../src/enums.ts';
+import type { PageSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
-import { PageListItem } from './PageListItem.tsx';
-import { PAGE_LIST_INPUT } from './page-cache.ts';
+import type { LibraryDialogRequest } from './LibraryDialogs.tsx';
+import type { LibraryActions } from './library-actions.ts';
+import { type LibraryFilters, searchText } from './library-url.ts';
+import { PageListItem, type RowHandlers } from './PageListItem.tsx';
+import { searchMatcher } from './search-hits.tsx';
+import { useWindowedRows } from './use-windowed-rows.ts';
+import { columnsFor, itemStyle, ROW_PITCH } from './view-layout.ts';
 
-/** The user's pages, newest first. Polls while any listed page is still being clipped. */
-function usePageList() {
+const LibraryDialogs = lazy(() =>
+  import('./LibraryDialogs.tsx').then((m) => ({ default: m.LibraryDialogs })),
+);
+const ActionsHost = lazy(() =>
+  import('./library-actions.ts').then((m) => ({ default: m.LibraryActionsHost })),
+);
+const ListKeyboard = lazy(() => import('./ListKeyboard.tsx').then((m) => ({ default: m.ListKeyboard })));
+const BulkBar = lazy(() => import('./BulkBar.tsx').then((m) => ({ default: m.BulkBar })));
+
+const CHUNK = 100;
+/** The sticky top bar's height plus breathing room, for keeping the active row in view. */
+const TOP_INSET = 64;
+
+function useLibraryList(filters: LibraryFilters, sort: SortOrder) {
   const trpc = useTRPC();
+  const q = searchText(filters).slice(0, 200);
   return useInfiniteQuery(
-    trpc.notes.pages.infiniteQueryOptions(PAGE_LIST_INPUT, {
-      getNextPageParam: (last) => last.nextCursor,
-      refetchInterval: (query) =>
-        query.state.data?.pages.some((chunk) => chunk.items.some((item) => isClipping(item.clipStatus)))
-          ? CLIP_POLL_MS
-          : false,
-    }),
+    trpc.library.list.infiniteQueryOptions(
+      {
+        nav: filters.nav,
+        sort,
+        limit: CHUNK,
+        ...(q && { q }),
+        ...(filters.folderId && { folderId: filters.folderId }),
+      },
+      {
+        getNextPageParam: (last) => last.nextCursor,
+        refetchInterval: (query) =>
+          query.state.data?.pages.some((chunk) => chunk.items.some((item) => isClipping(item.clipStatus)))
+            ? CLIP_POLL_MS
+            : false,
+      },
+    ),
   );
 }
 
-/** Loads the next chunk when `ref`'s element comes near the viewport. */
-function useLoadMoreWhenNear(enabled: boolean, loadMore: () => void) {
-  const ref = useRef<HTMLButtonElement>(null);
-  const latestLoadMore = useRef(loadMore);
-  latestLoadMore.current = loadMore;
-  useEffect(() => {
-    const target = ref.current;
-    if (!enabled || !target) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) latestLoadMore.current();
-      },
-      { rootMargin: '600px 0px' },
-    );
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [enabled]);
-  return ref;
-}
-
-/** A simple list of saved pages (the library will replace it with a virtualised one). */
-export function PageList({ onOpen }: { onOpen(pageId: string): void }) {
+/**
+ * The library list for the current filters: windowed (only rows near the viewport exist),
+ * loading further chunks as it nears the end. ArrowUp/ArrowDown move the active row, Enter opens
+ * it, x selects it, Shift+click selects a range; a bulk bar acts on the selection.
+ */
+export function PageList(props: {
+  filters: LibraryFilters;
+  sort: SortOrder;
+  view: ViewStyle;
+  onOpen(pageId: string): void;
+  onFilterTag(tag: string): void;
+}) {
+  const { filters, view, onOpen, onFilterTag } = props;
   const { t } = useTranslation();
-  const list = usePageList();
+  const list = useLibraryList(filters, props.sort);
+  const [actions, setActions] = useState<LibraryActions | null>(null);
+  const items = useMemo(() => list.data?.pages.flatMap((chunk) => chunk.items) ?? [], [list.data]);
+  const [active, setActive] = useState(-1);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [dialog, setDialog] = useState<LibraryDialogRequest | null>(null);
+  const anchor = useRef(-1);
+  const inTrash = filters.nav === 'trash';
+  const matcher = useMemo(() => searchMatcher(filters.kw), [filters.kw]);
+
+  const [columnsWidth, setColumnsWidth] = useState(0);
+  const columns = columnsFor(view, columnsWidth);
+  const rowCount = Math.ceil(items.length / columns);
+  const rows = useWindowedRows(rowCount, ROW_PITCH[view]);
+  useEffect(() => setColumnsWidth(rows.width), [rows.width]);
+
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  const canLoadMore = hasNextPage && !isFetchingNextPage;
-  const loadMoreRef = useLoadMoreWhenNear(canLoadMore, () => void fetchNextPage());
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && rows.end >= rowCount - 2) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, rows.end, rowCount]);
+
+  // Handlers read the latest state through a ref, so rows (memoised) never re-render for them.
+  const latest = useRef({ items, selected, columns });
+  latest.current = { items, selected, columns };
+  const on = useMemo<RowHandlers>(
+    () => ({
+      open: onOpen,
+      focus: setActive,
+      select(index, range) {
+        const { items: all } = latest.current;
+        // Read the anchor now: the state updater below runs later, after it has moved.
+        const from = range && anchor.current >= 0 ? Math.min(anchor.current, index) : index;
+        const to = range && anchor.current >= 0 ? Math.max(anchor.current, index) : index;
+        anchor.current = index;
+        setActive(index);
+        setSelected((prev) => {
+          const next = new Set(prev);
+          if (range) {
+            for (const page of all.slice(from, to + 1)) next.add(page.id);
+          } else {
+            const id = all[index]?.id;
+            if (id && !next.delete(id)) next.add(id);
+          }
+          return next;
+        });
+      },
+      flow: (page: PageSummary, flow: Flow) => actions?.toggleFlow([page.id], page.flow, flow),
+      trash: (page) => actions?.trash([page.id]),
+      restore: (page) => actions?.restore([page.id]),
+      deleteForever: (page) => setDialog({ kind: 'deleteForever', ids: [page.id] }),
+      editTags: (page) => setDialog({ kind: 'tags', ids: [page.id], tags: page.tags }),
+      filterTag: onFilterTag,
+      dragIds: (pageId) => {
+        const current = latest.current.selected;
+        return current.has(pageId) ? [...current] : [pageId];
+      },
+    }),
+    [actions, onOpen, onFilterTag],
+  );
+
   if (list.isPending) return <p className="muted page-list-loading">{t('app.loading')}</p>;
-  const items = list.data?.pages.flatMap((chunk) => chunk.items) ?? [];
   if (items.length === 0) {
     return (
-      <div className="empty-state">
+      <div className="empty-state" data-testid="page-list-empty">
         <Icon name="inbox" size={40} />
         <h2>{t('home.emptyTitle')}</h2>
         <p>{t('home.emptyBody')}</p>
       </div>
     );
   }
+  const visible = items.slice(rows.start * columns, rows.end * columns);
+  const firstIndex = rows.start * columns;
   return (
     <>
-      <ul className="page-list" data-testid="page-list" aria-label={t('library.listLabel')}>
-        {items.map((page) => (
-          <PageListItem key={page.id} page={page} onOpen={onOpen} />
-        ))}
-      </ul>
-      {hasNextPage && (
-        <button
-          ref={loadMoreRef}
-          type="button"
-          className="button page-list-more"
-          disabled={!canLoadMore}
-          onClick={() => void fetchNextPage()}
-        >
-          {isFetchingNextPage ? t('app.loading') : t('library.loadMore')}
-        </button>
+      <Suspense fallback={null}>
+        <ActionsHost onReady={setActions} />
+        <ListKeyboard
+          count={items.length}
+          active={active}
+          move={(index) => {
+            setActive(index);
+            rows.scrollToRow(Math.floor(index / columns), TOP_INSET);
+          }}
+          open={(index) => onOpen(items[index]?.id ?? '')}
+          toggle={(index) => on.select(index, false)}
+          clear={() => setSelected(new Set())}
+        />
+      </Suspense>
+      {actions && selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar
+            ids={[...selected]}
+            inTrash={inTrash}
+            actions={actions}
+            onDialog={setDialog}
+            onClear={() => setSelected(new Set())}
+          />
+        </Suspense>
+      )}
+      <div
+        ref={rows.ref}
+        className="page-list-window"
+        style={{ blockSize: rows.totalHeight }}
+        data-testid="page-list"
+        data-view={view}
+        data-columns={columns}
+        data-count={items.length}
+        data-complete={!hasNextPage || undefined}
+      >
+        <ul className="page-list" data-view={view} aria-label={t('library.listLabel')}>
+          {visible.map((page, offset) => {
+            const index = firstIndex + offset;
+            return (
+              <PageListItem
+                key={page.id}
+                page={page}
+                index={index}
+                view={view}
+                style={itemStyle(view, index, columns)}
+                active={index === active}
+                selected={selected.has(page.id)}
+                inTrash={inTrash}
+                matcher={matcher}
+                on={on}
+              />
+            );
+          })}
+        </ul>
+      </div>
+      {isFetchingNextPage && <p className="muted page-list-loading">{t('app.loading')}</p>}
+      {actions && dialog && (
+        <Suspense fallback={null}>
+          <LibraryDialogs
+            request={dialog}
+            actions={actions}
+            onClose={() => setDialog(null)}
+            onDone={() => setSelected(new Set())}
+          />
+        </Suspense>
       )}
     </>
   );
