@@ -1,25 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Toaster } from 'sonner';
-import { TOAST } from '../src/constants.ts';
-import { useTheme } from './features/theme/theme-store.ts';
 import { i18n } from './i18n.ts';
 import { AppRoutes } from './routes.tsx';
 import { createQueryClient, createTrpcClient, TRPCProvider } from './trpc.ts';
 
-function Toasts() {
-  const { shown } = useTheme();
-  return (
-    <Toaster
-      theme={shown}
-      position="top-center"
-      offset={TOAST.offset}
-      duration={TOAST.defaultMs}
-      dir={document.documentElement.dir === 'rtl' ? 'rtl' : 'ltr'}
-    />
-  );
-}
+const Toasts = lazy(() => import('./components/Toasts.tsx'));
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -29,7 +15,9 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           <AppRoutes />
-          <Toasts />
+          <Suspense fallback={null}>
+            <Toasts />
+          </Suspense>
         </TRPCProvider>
       </QueryClientProvider>
     </I18nextProvider>

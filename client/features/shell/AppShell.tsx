@@ -1,5 +1,4 @@
-import { Dialog } from 'radix-ui';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
@@ -11,6 +10,8 @@ import { ThemeToggle } from '../theme/ThemeToggle.tsx';
 import { AccountControl } from './AccountControl.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { useSidebarStyle } from './sidebar-style.ts';
+
+const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
 
 export function Brand() {
   const { t } = useTranslation();
@@ -49,7 +50,6 @@ export function TopBarActions({ account = true }: { account?: boolean }) {
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const mobile = useMediaQuery(`(max-width: ${MOBILE_SIDEBAR_MAX}px)`);
-  const [drawerOpen, setDrawerOpen] = useState(false);
   const { style, cycle } = useSidebarStyle();
   const sidebarStyle = mobile ? 'mobile' : style;
   return (
@@ -66,28 +66,9 @@ export function AppShell({ children }: { children: ReactNode }) {
       <div className="app-main-column">
         <header className="topbar">
           {mobile ? (
-            <Dialog.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-              <Dialog.Trigger
-                className="icon-button"
-                aria-label={t('nav.openMenu')}
-                data-testid="open-drawer"
-              >
-                <Icon name="menu" />
-              </Dialog.Trigger>
-              <Dialog.Portal>
-                <Dialog.Overlay className="drawer-overlay" />
-                <Dialog.Content className="drawer" aria-describedby={undefined}>
-                  <div className="drawer-head">
-                    <Brand />
-                    <Dialog.Close className="icon-button" aria-label={t('nav.closeMenu')}>
-                      <Icon name="close" />
-                    </Dialog.Close>
-                  </div>
-                  <Dialog.Title className="visually-hidden">{t('nav.primary')}</Dialog.Title>
-                  <Sidebar compact={false} onNavigate={() => setDrawerOpen(false)} />
-                </Dialog.Content>
-              </Dialog.Portal>
-            </Dialog.Root>
+            <Suspense fallback={<span className="icon-button" />}>
+              <MobileDrawer />
+            </Suspense>
           ) : (
             <button
               type="button"
