@@ -28,6 +28,8 @@ const ListControls = lazy(() =>
   import('../features/library/ListControls.tsx').then((m) => ({ default: m.ListControls })),
 );
 const Reader = lazy(() => import('../features/reader/Reader.tsx').then((m) => ({ default: m.Reader })));
+const NoteLinkResolver = lazy(() => import('../features/reader/NoteLinkResolver.tsx'));
+const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
 
 /** History state marking a reader entry pushed from the list, so Back can simply go back. */
 const FROM_LIST = { marginFromList: true } as const;
@@ -101,6 +103,11 @@ export function HomePage() {
           </div>
         </>
       )}
+      {me && deepLink?.kind === 'note' && (
+        <Suspense fallback={null}>
+          <NoteLinkResolver noteId={deepLink.noteIndex} viewStyle={deepLink.viewStyle} />
+        </Suspense>
+      )}
       {me && readerPageId && (
         <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>
           <Reader key={readerPageId} pageId={readerPageId} onBack={closeReader} />
@@ -115,6 +122,11 @@ export function HomePage() {
             <SearchBox value={searchText(filters)} onSearch={setFilters} />
           </header>
           {filters.nav !== 'trash' && <SaveUrlForm />}
+          {filters.nav === '24h' && (
+            <Suspense fallback={null}>
+              <RecentDailyNotes />
+            </Suspense>
+          )}
           <div className="library-bar">
             <Suspense fallback={null}>
               {hasNarrowing(filters) && <FilterChips filters={filters} onChange={setFilters} />}

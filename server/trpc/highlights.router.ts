@@ -7,6 +7,7 @@ import {
   zHighlightIdInput,
   zHighlightList,
   zHighlightListInput,
+  zHighlightLocation,
   zUpdateHighlightInput,
 } from '../../src/schemas/highlights.ts';
 import { zExportResult, zPageIdInput } from '../../src/schemas/notes.ts';
@@ -15,6 +16,7 @@ import {
   createHighlight,
   deleteHighlight,
   listHighlights,
+  locateHighlight,
   pageHighlights,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
@@ -36,6 +38,11 @@ export const highlightsRouter = router({
     .input(zHighlightIdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteHighlight(ctx.em, ctx.user, input.id)),
+
+  locate: protectedProcedure
+    .input(zHighlightIdInput)
+    .output(zHighlightLocation)
+    .query(({ ctx, input }) => locateHighlight(ctx.em, ctx.user, input.id)),
 
   byPage: protectedProcedure
     .input(zPageIdInput)

@@ -131,3 +131,9 @@ export const zHighlightList = z.object({
 });
 
 export const zExportHighlightsInput = z.object({ pageId: zPageId, format: z.enum(['markdown', 'text']) });
+
+/** Where a note lives, for the `?nx=` deep link: its page, or null for a daily note. */
+export const zHighlightLocation = z.object({
+  pageId: z.string().nullable(),
+  dailyDate: z.string().nullable(),
+});

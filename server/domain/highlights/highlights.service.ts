@@ -137,6 +137,14 @@ export async function deleteHighlight(em: EntityManager, user: User, id: string)
   });
 }
 
+/** The page (or day) a note belongs to, for the `?nx=` deep link. */
+export async function locateHighlight(em: EntityManager, user: User, id: string) {
+  const note = await em.findOne(Note, { id, user: user.id }, { fields: ['id', 'page', 'dailyDate'] });
+  if (!note) throw new AppError('NOT_FOUND');
+  const page = note.page as unknown as { id: string } | null;
+  return { pageId: page?.id ?? null, dailyDate: note.dailyDate ?? null };
+}
+
 /** A page's notes in reading order (detached ones last). */
 export async function pageHighlights(em: EntityManager, user: User, pageId: string): Promise<Note[]> {
   await ownPage(em, user, pageId);

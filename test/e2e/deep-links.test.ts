@@ -1,0 +1,63 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { openSignedIn } from '../helpers/signed-in.ts';
+
+let deps: TestDeps;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureClientBuilt();
+  deps = await createTestDeps();
+  server = await startServer(deps);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await deps?.close();
+});
+
+test('?nx={note}&vs={view} opens the reader on that note’s page; 24 Hours lists today’s daily note', async () => {
+  const { page, user } = await openSignedIn(browser, server, deps, '/');
+  const em = deps.orm.em.fork();
+  const url = 'https://links.example/essay';
+  const text = 'Attention is the rarest and purest form of generosity.';
+  const saved = em.create(Page, {
+    id: newNoteId(),
+    user: user.user.id,
+    url,
+    urlHash: urlHash(url),
+    title: 'On attention',
+    clipStatus: ClipStatus.done,
+  });
+  em.create(PageContent, { page: saved, text, contentHtml: `<p>${text}</p>` });
+  await em.flush();
+  const highlight = await user.caller.highlights.create({
+    id: newNoteId(),
+    pageId: saved.id,
+    coreType: CoreType.highlight,
+    selectors: describeRange(text, 0, 9),
+  });
+
+  await page.goto(`${server.url}/?nx=${highlight.id}&vs=article`);
+  await page.getByTestId('reader').waitFor();
+  const address = new URL(page.url());
+  expect(address.searchParams.get('pi')).toBe(saved.id);
+  expect(address.searchParams.get('nx')).toBe(highlight.id);
+  await expect(page.getByTestId('reader-content').textContent()).resolves.toContain('Attention');
+
+  await user.caller.daily.append({ text: 'a thought for today' });
+  await page.goto(`${server.url}/?nav=24h`);
+  await page.getByTestId('recent-daily').waitFor();
+  await expect(page.getByTestId('recent-daily').textContent()).resolves.toContain('a thought for today');
+  await page.context().close();
+});
