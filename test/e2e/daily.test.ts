@@ -6,9 +6,10 @@ import { urlHash } from '../../server/domain/pages/clip.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
+import { contextOptions } from '../helpers/browser.ts';
+import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
+import type { TestDeps } from '../helpers/deps.ts';
+import type { RunningServer } from '../helpers/http.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -16,17 +17,13 @@ let deps: TestDeps;
 let server: RunningServer;
 let browser: Browser;
 
+let app: BrowserApp;
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  deps = await createTestDeps();
-  server = await startServer(deps);
-  browser = await launchBrowser();
+  app = await startBrowserApp();
+  ({ deps, server, browser } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await deps?.close();
-});
+afterAll(() => app?.close());
 
 type SignedIn = Awaited<ReturnType<typeof signedInUser>>;
 

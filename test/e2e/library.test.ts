@@ -5,26 +5,23 @@ import { urlHash } from '../../server/domain/pages/clip.service.ts';
 import { indexPage } from '../../server/domain/search/search-index.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
+import { contextOptions } from '../helpers/browser.ts';
+import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
+import type { TestDeps } from '../helpers/deps.ts';
+import type { RunningServer } from '../helpers/http.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
 let server: RunningServer;
 let browser: Browser;
 
+let app: BrowserApp;
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  deps = await createTestDeps();
-  server = await startServer(deps);
-  browser = await launchBrowser();
+  app = await startBrowserApp();
+  ({ deps, server, browser } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await deps?.close();
-});
+afterAll(() => app?.close());
 
 let clock = Date.parse('2026-10-01T00:00:00Z');
 /** A clipped page made straight in the database (indexed for search), each a minute after the last. */

@@ -3,26 +3,23 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLIENT_DIST } from '../../server/static.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
+import { contextOptions } from '../helpers/browser.ts';
+import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
+import type { TestDeps } from '../helpers/deps.ts';
+import type { RunningServer } from '../helpers/http.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
 let server: RunningServer;
 let browser: Browser;
 
+let app: BrowserApp;
+
 beforeAll(async () => {
-  ensureClientBuilt();
-  deps = await createTestDeps();
-  server = await startServer(deps);
-  browser = await launchBrowser();
+  app = await startBrowserApp();
+  ({ deps, server, browser } = app);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await deps?.close();
-});
+afterAll(() => app?.close());
 
 async function open(path: string, options = {}): Promise<Page> {
   const context = await browser.newContext(contextOptions(options));
