@@ -6,6 +6,7 @@ import { Migration20261121054746_pages } from './Migration20261121054746_pages.t
 import { Migration20261121055009_notes } from './Migration20261121055009_notes.ts';
 import { Migration20261121055626_library } from './Migration20261121055626_library.ts';
 import { Migration20261121055924_daily } from './Migration20261121055924_daily.ts';
+import { Migration20261121063000_page_notes_vector } from './Migration20261121063000_page_notes_vector.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   Migration20261121055009_notes,
   Migration20261121055626_library,
   Migration20261121055924_daily,
+  Migration20261121063000_page_notes_vector,
 ];

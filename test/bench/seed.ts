@@ -138,10 +138,13 @@ await insertRows(client, 'page_content', ['page_id', 'content_html', 'text', 'up
 console.log(`pages: ${PAGES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const noteRows: unknown[][] = [];
+// Each page's notes, for its notes_vector (what search-index.ts indexPageNotes writes).
+const notesOfPage: string[][] = Array.from({ length: PAGES }, () => []);
 for (let i = 0; i < HIGHLIGHTS; i++) {
   const pageIndex = Math.floor(random() * PAGES);
   const text = sentence(random, languageFor(random));
   const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
+  notesOfPage[pageIndex]?.push(text, ...(annotation ? [annotation] : []));
   const created = new Date(base + pageIndex * 60_000 * 37 + i * 1000);
   const tags = random() < 0.3 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
   noteRows.push([
@@ -184,6 +187,17 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
       { search_vector: '::tsvector', tags: '::text[]' },
     );
   }
+}
+for (let from = 0; from < PAGES; from += 2000) {
+  const params: unknown[] = [];
+  const values = pageIds.slice(from, from + 2000).map((id, k) => {
+    params.push(id, tsvectorLiteral(...(notesOfPage[from + k] ?? [])));
+    return `($${params.length - 1}, $${params.length}::tsvector)`;
+  });
+  await client.query(
+    `update page set notes_vector = v.vec from (values ${values.join(',')}) v(id, vec) where page.id = v.id`,
+    params,
+  );
 }
 await client.query(
   `update page p set highlight_count = c.n from (select page_id, count(*) n from note group by page_id) c where c.page_id = p.id`,

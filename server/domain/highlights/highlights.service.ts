@@ -10,7 +10,7 @@ import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search
 import { Note, Page, PageContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
-import { indexNote } from '../search/search-index.ts';
+import { indexNote, indexPageNotes } from '../search/search-index.ts';
 import { rowToHighlightListItem } from './highlight-view.ts';
 
 /** Highlights and image highlights count towards the page's highlight count; text notes don't. */
@@ -81,6 +81,7 @@ export async function createHighlight(
     if (!note || (note.page as unknown as { id: string })?.id !== page.id) throw new AppError('CONFLICT');
     if (inserted.affectedRows === 1) {
       await indexNote(tem, note.id, note);
+      await indexPageNotes(tem, page.id);
       if (COUNTED.has(input.coreType)) {
         await tem.execute('update "page" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
           page.id,
@@ -116,6 +117,8 @@ export async function updateHighlight(
   }
   await em.flush();
   await indexNote(em, note.id, note);
+  const pageId = (note.page as unknown as { id: string } | null)?.id;
+  if (pageId) await indexPageNotes(em, pageId);
   return note;
 }
 
@@ -128,6 +131,7 @@ export async function deleteHighlight(em: EntityManager, user: User, id: string)
     );
     const deleted = rows[0];
     if (!deleted) throw new AppError('NOT_FOUND');
+    if (deleted.page_id) await indexPageNotes(tem, deleted.page_id);
     if (deleted.page_id && COUNTED.has(deleted.core_type)) {
       await tem.execute(
         'update "page" set "highlight_count" = greatest("highlight_count" - 1, 0) where "id" = ?',

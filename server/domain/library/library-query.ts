@@ -132,8 +132,8 @@ export function librarySql(user: User, input: LibraryListInput, now = new Date()
   const parts = queryParts(search.text);
   const tsquery = tsqueryLiteral(parts);
   if (tsquery) {
-    const matches = `(p.search_vector @@ ?::tsquery or p.id in (select n.page_id from note n where n.user_id = ? and n.page_id is not null and n.search_vector @@ ?::tsquery))`;
-    params.push(tsquery, user.id, tsquery);
+    const matches = '(p.search_vector @@ ?::tsquery or p.notes_vector @@ ?::tsquery)';
+    params.push(tsquery, tsquery);
     const checks = substringChecks(parts);
     if (!checks.length) where.push(matches);
     else {

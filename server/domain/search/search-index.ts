@@ -24,3 +24,15 @@ export async function indexNote(
     noteId,
   ]);
 }
+
+/** Re-indexes the notes side of a page: every highlight text and annotation on it. */
+export async function indexPageNotes(em: EntityManager, pageId: string): Promise<void> {
+  const notes = await em.execute<{ text: string; annotation: string | null }[]>(
+    'select "text", "annotation" from "note" where "page_id" = ?',
+    [pageId],
+  );
+  await em.execute('update "page" set "notes_vector" = ?::tsvector where "id" = ?', [
+    tsvectorLiteral(...notes.flatMap((n) => [n.text, n.annotation])),
+    pageId,
+  ]);
+}
