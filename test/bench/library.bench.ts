@@ -73,7 +73,7 @@ const cases: [string, Partial<LibraryListInput>][] = [
 ];
 
 console.log(`user ${user.id}: ${highlightCount} highlights; ${RUNS} runs each\n`);
-console.log('case                         | service p50 / p95 ms | raw SQL p50 / p95 ms | ratio p95 | plan');
+console.log('case                         | service p50 / p95 ms | raw SQL p50 / p95 ms | ratio p50 | plan');
 console.log('-----------------------------|----------------------|----------------------|-----------|-----');
 const results: { name: string; p95: number; ratio: number; search: boolean }[] = [];
 for (const [name, partial] of cases) {
@@ -83,7 +83,8 @@ for (const [name, partial] of cases) {
   const pgSql = toPg(sql);
   const rawTime = await time(() => raw.query(pgSql, params));
   const plan = planSummary((await raw.query(`explain (analyze, costs off) ${pgSql}`, params)).rows);
-  const ratio = service.p95 / rawTime.p95;
+  // The ratio is judged at p50: at about a millisecond, p95 is dominated by scheduler noise.
+  const ratio = service.p50 / rawTime.p50;
   results.push({ name, p95: service.p95, ratio, search: name.startsWith('search') });
   console.log(
     `${name.padEnd(28)} | ${service.p50.toFixed(1).padStart(8)} / ${service.p95.toFixed(1).padStart(8)}  | ${rawTime.p50.toFixed(1).padStart(8)} / ${rawTime.p95.toFixed(1).padStart(8)}  | ${ratio.toFixed(2).padStart(9)} | ${plan}`,

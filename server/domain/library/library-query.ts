@@ -71,8 +71,14 @@ function navCondition(nav: NavView, now: Date, params: unknown[]): string {
     case 'notag':
       return "p.trashed_at is null and p.tags = '{}'";
     case '24h': {
-      params.push(new Date(now.getTime() - DAY_MS), params[0], new Date(now.getTime() - DAY_MS));
-      return `p.trashed_at is null and (p.created_at > ? or p.id in (select n.page_id from note n where n.user_id = ? and n.created_at > ? and n.page_id is not null))`;
+      // The few pages saved or highlighted in the last day, gathered first (both by index),
+      // rather than testing every page against the recent notes.
+      const since = new Date(now.getTime() - DAY_MS);
+      params.push(params[0], since, params[0], since);
+      return `p.trashed_at is null and p.id in (
+        select id from page where user_id = ? and created_at > ?
+        union all
+        select page_id from note where user_id = ? and created_at > ? and page_id is not null)`;
     }
   }
 }
