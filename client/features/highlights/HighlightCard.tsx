@@ -8,14 +8,7 @@ import { notify } from '../../lib/notify.ts';
 import { copyText } from '../reader/download.ts';
 import { AnnotationEditor } from './AnnotationEditor.tsx';
 import { AnnotationView } from './AnnotationView.tsx';
-import {
-  COLOUR_LABEL_KEYS,
-  COLOUR_SLOTS,
-  HIGHLIGHT_STYLES,
-  highlightVars,
-  STYLE_LABEL_KEYS,
-  styleClass,
-} from './highlight-look.ts';
+import { ColourButtons, StyleButtons } from './HighlightPickers.tsx';
 import { TagChipsInput } from './TagChipsInput.tsx';
 import type { HighlightActions } from './use-highlight-actions.ts';
 
@@ -70,43 +63,20 @@ export default function HighlightCard({
           collisionPadding={8}
           aria-label={t('highlights.cardLabel')}
         >
-          <fieldset className="card-row" aria-label={t('highlights.colourLabel')}>
-            {COLOUR_SLOTS.map((slot) => (
-              <button
-                key={slot}
-                type="button"
-                className="tooltip-button colour-button"
-                data-testid={`card-colour-${slot}`}
-                aria-label={t(COLOUR_LABEL_KEYS[slot])}
-                aria-pressed={highlight.slotId === slot}
-                onClick={() => void change({ slotId: slot })}
-              >
-                <span className="colour-dot" style={highlightVars(slot)} aria-hidden="true" />
-              </button>
-            ))}
-          </fieldset>
+          <ColourButtons
+            className="card-row"
+            testIdPrefix="card"
+            pressed={highlight.slotId}
+            onPick={(slot) => void change({ slotId: slot })}
+          />
           {isText && (
-            <fieldset className="card-row" aria-label={t('highlights.styleLabel')}>
-              {HIGHLIGHT_STYLES.map((value) => (
-                <button
-                  key={value}
-                  type="button"
-                  className="tooltip-button style-button"
-                  data-testid={`card-style-${value}`}
-                  aria-label={t(STYLE_LABEL_KEYS[value] as string)}
-                  aria-pressed={highlight.style === value}
-                  onClick={() => void change({ style: value })}
-                >
-                  <span
-                    className={`style-sample ${styleClass(value)}`}
-                    style={highlightVars(highlight.slotId)}
-                    aria-hidden="true"
-                  >
-                    A
-                  </span>
-                </button>
-              ))}
-            </fieldset>
+            <StyleButtons
+              className="card-row"
+              testIdPrefix="card"
+              pressed={highlight.style}
+              slot={highlight.slotId}
+              onPick={(style) => void change({ style })}
+            />
           )}
           <div className="card-section">
             {editing ? (

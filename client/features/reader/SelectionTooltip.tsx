@@ -3,14 +3,8 @@ import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { type ColourSlot, TextTooltipStyle } from '../../../src/enums.ts';
-import {
-  COLOUR_LABEL_KEYS,
-  COLOUR_SLOTS,
-  HIGHLIGHT_STYLES,
-  highlightVars,
-  STYLE_LABEL_KEYS,
-  styleClass,
-} from '../highlights/highlight-look.ts';
+import { ColourButtons, StyleButtons } from '../highlights/HighlightPickers.tsx';
+import { highlightVars } from '../highlights/highlight-look.ts';
 import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { ArticleSelection } from './use-article-selection.ts';
 
@@ -88,44 +82,14 @@ export function SelectionTooltip({
         </button>
       ) : (
         <>
-          <fieldset className="tooltip-slot" aria-label={t('highlights.colourLabel')}>
-            {COLOUR_SLOTS.map((slot) => (
-              <button
-                key={slot}
-                type="button"
-                className="tooltip-button colour-button"
-                data-testid={`tooltip-colour-${slot}`}
-                aria-label={`${t(COLOUR_LABEL_KEYS[slot])} (${slot})`}
-                aria-keyshortcuts={String(slot)}
-                title={`${t(COLOUR_LABEL_KEYS[slot])} · ${slot}`}
-                onClick={() => onColour(slot)}
-              >
-                <span className="colour-dot" style={highlightVars(slot)} aria-hidden="true" />
-              </button>
-            ))}
-          </fieldset>
-          <fieldset className="tooltip-slot" aria-label={t('highlights.styleLabel')}>
-            {HIGHLIGHT_STYLES.map((value) => (
-              <button
-                key={value}
-                type="button"
-                className="tooltip-button style-button"
-                data-testid={`tooltip-style-${value}`}
-                aria-label={t(STYLE_LABEL_KEYS[value] as string)}
-                aria-pressed={value === highlightStyle}
-                title={t(STYLE_LABEL_KEYS[value] as string)}
-                onClick={() => onStyle(value)}
-              >
-                <span
-                  className={`style-sample ${styleClass(value)}`}
-                  style={highlightVars(1)}
-                  aria-hidden="true"
-                >
-                  A
-                </span>
-              </button>
-            ))}
-          </fieldset>
+          <ColourButtons className="tooltip-slot" testIdPrefix="tooltip" withShortcuts onPick={onColour} />
+          <StyleButtons
+            className="tooltip-slot"
+            testIdPrefix="tooltip"
+            pressed={highlightStyle}
+            slot={1}
+            onPick={onStyle}
+          />
           <div className="tooltip-slot">
             <DropdownMenu.Root modal={false}>
               <DropdownMenu.Trigger
