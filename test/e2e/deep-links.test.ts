@@ -5,7 +5,6 @@ import { urlHash } from '../../server/domain/pages/clip.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
-import { launchBrowser } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
