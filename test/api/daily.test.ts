@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Page, PageContent, User } from '../../server/db/entities/index.ts';
+import { User } from '../../server/db/entities/index.ts';
 import { appendToToday, today } from '../../server/domain/daily/daily.service.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
-import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -84,19 +84,8 @@ describe('daily notes', () => {
 
   test('highlights move into today’s note or a new daily note, linking back to the source', async () => {
     const { caller, user } = await signedInUser(deps);
-    const em = deps.orm.em.fork();
-    const url = 'https://daily.example/essay';
     const text = 'Attention is the rarest and purest form of generosity.';
-    const page = em.create(Page, {
-      id: newNoteId(),
-      user: user.id,
-      url,
-      urlHash: urlHash(url),
-      title: 'On attention',
-      clipStatus: ClipStatus.done,
-    });
-    em.create(PageContent, { page, text, contentHtml: `<p>${text}</p>` });
-    await em.flush();
+    const page = await makeClippedPage(deps, user.id, { title: 'On attention', text });
     const h = await caller.highlights.create({
       id: newNoteId(),
       pageId: page.id,
@@ -153,17 +142,7 @@ describe('daily notes', () => {
     });
     await other.caller.daily.save({ date: '2026-02-02', text: 'mine', baseText: '', baseVersion: 0 });
     await expect(owner.caller.daily.get({ date: '2026-02-02' })).resolves.toMatchObject({ text: 'private' });
-    const em = deps.orm.em.fork();
-    const url = 'https://daily.example/other';
-    const page = em.create(Page, {
-      id: newNoteId(),
-      user: owner.user.id,
-      url,
-      urlHash: urlHash(url),
-      title: 't',
-      clipStatus: ClipStatus.done,
-    });
-    await em.flush();
+    const page = await makeClippedPage(deps, owner.user.id, { title: 't', text: 'owner text' });
     const h = await owner.caller.highlights.create({
       id: newNoteId(),
       pageId: page.id,

@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Page, PageContent, User } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { User } from '../../server/db/entities/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
-import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
 import { contextOptions } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -188,19 +188,8 @@ describe('daily notes in Chromium', () => {
   test('highlights moved in through the API show up in /daily, entries read-only', async () => {
     const { context, page, user } = await signedInBrowser();
     await user.caller.account.setTimeZone({ timeZone: 'Asia/Shanghai' });
-    const em = deps.orm.em.fork();
-    const url = 'https://daily.example/essay';
     const text = 'Attention is the rarest and purest form of generosity.';
-    const source = em.create(Page, {
-      id: newNoteId(),
-      user: user.user.id,
-      url,
-      urlHash: urlHash(url),
-      title: 'On attention',
-      clipStatus: ClipStatus.done,
-    });
-    em.create(PageContent, { page: source, text, contentHtml: `<p>${text}</p>` });
-    await em.flush();
+    const source = await makeClippedPage(deps, user.user.id, { title: 'On attention', text });
     const highlight = await user.caller.highlights.create({
       id: newNoteId(),
       pageId: source.id,

@@ -1,13 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { Page, PageContent } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
-import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
 import { openSignedIn } from '../helpers/signed-in.ts';
 
 let deps: TestDeps;
@@ -24,19 +23,8 @@ afterAll(() => app?.close());
 
 test('?nx={note}&vs={view} opens the reader on that note’s page; 24 Hours lists today’s daily note', async () => {
   const { page, user } = await openSignedIn(browser, server, deps, '/');
-  const em = deps.orm.em.fork();
-  const url = 'https://links.example/essay';
   const text = 'Attention is the rarest and purest form of generosity.';
-  const saved = em.create(Page, {
-    id: newNoteId(),
-    user: user.user.id,
-    url,
-    urlHash: urlHash(url),
-    title: 'On attention',
-    clipStatus: ClipStatus.done,
-  });
-  em.create(PageContent, { page: saved, text, contentHtml: `<p>${text}</p>` });
-  await em.flush();
+  const saved = await makeClippedPage(deps, user.user.id, { title: 'On attention', text });
   const highlight = await user.caller.highlights.create({
     id: newNoteId(),
     pageId: saved.id,

@@ -1,14 +1,12 @@
 import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Page, PageContent, type User } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
-import { indexPage } from '../../server/domain/search/search-index.ts';
+import type { User } from '../../server/db/entities/index.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
 import { contextOptions } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -23,34 +21,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-let clock = Date.parse('2026-10-01T00:00:00Z');
-/** A clipped page made straight in the database (indexed for search), each a minute after the last. */
-async function makePage(
-  user: User,
-  title: string,
-  text: string,
-  extra: { tags?: string[]; flow?: number } = {},
-) {
-  const em = deps.orm.em.fork();
-  const url = `https://lib.example/${newNoteId()}`;
-  clock += 60_000;
-  const page = em.create(Page, {
-    id: newNoteId(),
-    user: user.id,
-    url,
-    urlHash: urlHash(url),
-    title,
-    excerpt: text,
-    clipStatus: ClipStatus.done,
-    tags: extra.tags ?? [],
-    flow: extra.flow ?? Flow.inbox,
-    createdAt: new Date(clock),
-    updatedAt: new Date(clock),
-  });
-  em.create(PageContent, { page, contentHtml: `<p>${text}</p>`, text });
-  await em.flush();
-  await indexPage(em, page.id, { title, text });
-  return page;
+/** A clipped page of `user`, made straight in the database. */
+function makePage(user: User, title: string, text: string, extra: { tags?: string[]; flow?: number } = {}) {
+  return makeClippedPage(deps, user.id, { title, text, excerpt: text, ...extra });
 }
 
 async function signedInBrowser(

@@ -1,0 +1,39 @@
+import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { indexPage } from '../../server/domain/search/search-index.ts';
+import type { AppDeps } from '../../server/trpc/context.ts';
+import { ClipStatus, Flow } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+
+let clock = Date.parse('2026-10-01T00:00:00Z');
+
+/**
+ * A clipped page (with its text, indexed for search) made straight in the database, so tests that
+ * are not about clipping skip the worker. Each page is created a minute after the previous one.
+ */
+export async function makeClippedPage(
+  deps: AppDeps,
+  userId: number,
+  fields: { title: string; text: string; tags?: string[]; flow?: number; excerpt?: string },
+): Promise<Page> {
+  const em = deps.orm.em.fork();
+  const url = `https://pages.example/${newNoteId()}`;
+  clock += 60_000;
+  const page = em.create(Page, {
+    id: newNoteId(),
+    user: userId,
+    url,
+    urlHash: urlHash(url),
+    title: fields.title,
+    excerpt: fields.excerpt ?? '',
+    clipStatus: ClipStatus.done,
+    tags: fields.tags ?? [],
+    flow: fields.flow ?? Flow.inbox,
+    createdAt: new Date(clock),
+    updatedAt: new Date(clock),
+  });
+  em.create(PageContent, { page, contentHtml: `<p>${fields.text}</p>`, text: fields.text });
+  await em.flush();
+  await indexPage(em, page.id, fields);
+  return page;
+}
