@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { isLanguage } from '../../src/constants.ts';
 import { AppError } from '../../src/errors.ts';
 import {
   CODE_COOLDOWN_SECONDS,
@@ -10,6 +9,7 @@ import {
   zMe,
   zSendBindCodeInput,
   zSendCodeResult,
+  zSetLanguageInput,
   zUnbindProviderInput,
   zUpdateProfileInput,
 } from '../../src/schemas/auth.ts';
@@ -39,7 +39,7 @@ export const accountRouter = router({
     .mutation(async ({ ctx, input }) => toMe(await updateProfile(ctx.em, ctx.user, input))),
 
   setLanguage: protectedProcedure
-    .input(z.object({ language: z.string().refine(isLanguage, 'errors.invalidInput') }))
+    .input(zSetLanguageInput)
     .output(z.void())
     .mutation(({ ctx, input }) => updateLanguage(ctx.em, ctx.user, input.language)),
 

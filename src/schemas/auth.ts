@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLanguage } from '../constants.ts';
 import { LoginType } from '../enums.ts';
 
 export const PASSWORD_MIN = 8;
@@ -149,6 +150,7 @@ export const zNickname = z
   .min(1, 'errors.nicknameEmpty')
   .max(NICKNAME_MAX, 'errors.nicknameTooLong');
 export const zUpdateProfileInput = z.object({ nickname: zNickname });
+export const zSetLanguageInput = z.object({ language: z.string().refine(isLanguage, 'errors.invalidInput') });
 
 /** `oldPassword` is required when the account has a password; an account without one sets it. */
 export const zChangePasswordInput = z
