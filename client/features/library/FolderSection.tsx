@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { AlertDialog, DropdownMenu } from 'radix-ui';
+import { AlertDialog } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -16,6 +16,7 @@ import { LibraryIcon } from './library-icons.tsx';
 import { filtersPath, withFilters } from './library-url.ts';
 import { useStoredList, writeStoredList } from './local-pref.ts';
 import { NameDialog } from './NameDialog.tsx';
+import { RowMenu } from './RowMenu.tsx';
 
 type FolderDialog =
   | { kind: 'create'; parentId: string | null }
@@ -69,36 +70,21 @@ function FolderRow({ folder, depth, tree }: { folder: FolderView; depth: number;
             <span className="nav-count">{formatCount(folder.pageCount, i18n.language)}</span>
           )}
         </Link>
-        <DropdownMenu.Root>
-          <DropdownMenu.Trigger
-            className="icon-button nav-more"
-            aria-label={t('library.folderActions', { name: folder.name })}
-          >
-            <LibraryIcon name="more" size={16} />
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content className="menu" align="end">
-              <DropdownMenu.Item
-                className="menu-item"
-                onSelect={() => tree.onDialog({ kind: 'create', parentId: folder.id })}
-              >
-                {t('library.newSubfolder')}
-              </DropdownMenu.Item>
-              <DropdownMenu.Item
-                className="menu-item"
-                onSelect={() => tree.onDialog({ kind: 'rename', folder })}
-              >
-                {t('library.renameFolder')}
-              </DropdownMenu.Item>
-              <DropdownMenu.Item
-                className="menu-item menu-danger"
-                onSelect={() => tree.onDialog({ kind: 'delete', folder })}
-              >
-                {t('library.deleteFolder')}
-              </DropdownMenu.Item>
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
+        <RowMenu
+          label={t('library.folderActions', { name: folder.name })}
+          items={[
+            {
+              label: t('library.newSubfolder'),
+              onSelect: () => tree.onDialog({ kind: 'create', parentId: folder.id }),
+            },
+            { label: t('library.renameFolder'), onSelect: () => tree.onDialog({ kind: 'rename', folder }) },
+            {
+              label: t('library.deleteFolder'),
+              onSelect: () => tree.onDialog({ kind: 'delete', folder }),
+              danger: true,
+            },
+          ]}
+        />
       </div>
       {open && kids.length > 0 && (
         <ul className="nav-sublist">

@@ -1,5 +1,4 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { DropdownMenu } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -7,9 +6,9 @@ import { formatCount } from '../../../src/rules/format-count.ts';
 import { useTRPC } from '../../trpc.ts';
 import { useDropTarget } from './drop-target.ts';
 import { useLibraryActions, useLibraryCache } from './library-actions.ts';
-import { LibraryIcon } from './library-icons.tsx';
 import { filtersPath, withFilters } from './library-url.ts';
 import { NameDialog } from './NameDialog.tsx';
+import { RowMenu } from './RowMenu.tsx';
 
 type TagDialog = { kind: 'rename' | 'merge'; tag: string } | null;
 
@@ -37,30 +36,16 @@ function TagRow(props: {
         </span>
         <span className="nav-count">{formatCount(props.pages, i18n.language)}</span>
       </Link>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger
-          className="icon-button nav-more"
-          aria-label={t('library.tagActions', { tag: props.tag })}
-        >
-          <LibraryIcon name="more" size={16} />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu" align="end">
-            <DropdownMenu.Item
-              className="menu-item"
-              onSelect={() => props.onDialog({ kind: 'rename', tag: props.tag })}
-            >
-              {t('library.renameTag')}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className="menu-item"
-              onSelect={() => props.onDialog({ kind: 'merge', tag: props.tag })}
-            >
-              {t('library.mergeTag')}
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+      <RowMenu
+        label={t('library.tagActions', { tag: props.tag })}
+        items={[
+          {
+            label: t('library.renameTag'),
+            onSelect: () => props.onDialog({ kind: 'rename', tag: props.tag }),
+          },
+          { label: t('library.mergeTag'), onSelect: () => props.onDialog({ kind: 'merge', tag: props.tag }) },
+        ]}
+      />
     </li>
   );
 }
