@@ -78,9 +78,10 @@ export async function clipPage(
   const contentHtml = sanitizeArticleHtml(article.contentHtml);
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
+  const title = cleanTitle(article.title ?? '') || page.title;
   await em.transactional(async (tem) => {
     await reanchorPage(tem, page.id, article.text);
-    await indexPage(tem, page.id, { ...article, title: cleanTitle(article.title ?? '') || page.title });
+    await indexPage(tem, page.id, { ...article, title });
     await tem.upsert(PageContent, {
       page: page.id,
       originalHtml: html,
@@ -92,7 +93,7 @@ export async function clipPage(
       Page,
       { id: page.id },
       {
-        title: cleanTitle(article.title ?? '') || page.title,
+        title,
         siteName: article.siteName?.slice(0, 255) ?? null,
         author: article.author?.slice(0, 255) ?? null,
         publishedAt: article.publishedAt,
