@@ -1,6 +1,7 @@
 import { type Processor, Worker } from 'bullmq';
 import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
+import { delay } from '../server/lifecycle.ts';
 import { log } from '../server/log.ts';
 import { createRedis } from '../server/queue.ts';
 import type { AppDeps } from '../server/trpc/context.ts';
@@ -10,7 +11,11 @@ import { mailProcessor } from './mail.processor.ts';
 import { MAINTENANCE_JOBS, maintenanceProcessor } from './maintenance.processor.ts';
 
 export interface RunningWorkers {
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and lets those in flight finish until `drainUntil` (epoch ms); jobs still
+   * running then are left to BullMQ's stalled-job check, which hands them to another worker.
+   */
+  close(drainUntil?: number): Promise<void>;
 }
 
 /** Builds every worker and upserts the repeatable schedules. Each worker forks its own EntityManager. */
@@ -56,8 +61,13 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   );
   log.info('workers started', { queues: Object.keys(processors) });
   return {
-    async close() {
-      await Promise.all(workers.map((w) => w.close()));
+    async close(drainUntil) {
+      const drained = Promise.all(workers.map((w) => w.close())).then(() => true);
+      const finished =
+        drainUntil === undefined
+          ? await drained
+          : await Promise.race([drained, delay(drainUntil - Date.now()).then(() => false)]);
+      if (!finished) log.warn('jobs still running at shutdown are left for the stalled-job check');
       mailer.close();
       await pool.close();
       connection.disconnect();

@@ -27,8 +27,8 @@ export class RedisUnavailableError extends Error {}
  * The single-machine launcher's Redis: use REDIS_URL if it answers; else, for a loopback URL
  * with `redis-server` on PATH, start one with its data under `<dataDir>/redis`.
  */
-export async function ensureRedis(url: string, dataDir: string): Promise<void> {
-  if (await answers(url)) return;
+export async function ensureRedis(url: string, dataDir: string): Promise<LaunchedRedis | undefined> {
+  if (await answers(url)) return undefined;
   const { hostname, port } = new URL(url);
   const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(hostname);
   if (!loopback || !onPath('redis-server')) {
@@ -45,13 +45,29 @@ export async function ensureRedis(url: string, dataDir: string): Promise<void> {
     ['--port', port || '6379', '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', ''],
     { stdio: 'ignore', detached: false },
   );
-  process.on('exit', () => child.kill());
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A last resort for exits that skip the ordered stop (an uncaught error).
+  const killOnExit = () => child.kill();
+  process.on('exit', killOnExit);
+  const launched: LaunchedRedis = {
+    async stop() {
+      process.off('exit', killOnExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
   for (let i = 0; i < 50; i++) {
     if (await answers(url)) {
       log.info('started redis-server', { dir });
-      return;
+      return launched;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  await launched.stop();
   throw new RedisUnavailableError(`redis-server was started but does not answer at ${url}.`);
+}
+
+export interface LaunchedRedis {
+  /** Stops the redis-server we started and waits until it has exited. */
+  stop(): Promise<void>;
 }

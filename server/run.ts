@@ -1,21 +1,44 @@
 import type { Server } from 'node:http';
 import { startWorkers } from '../jobs/workers.ts';
 import { createApp } from './app.ts';
-import { boot, onShutdownSignal } from './boot.ts';
+import { boot } from './boot.ts';
+import { ClientBuildError, ensureClientBuild } from './client-build.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { log } from './log.ts';
+import { EmbeddedPostgresError } from './db/embedded-access.ts';
+import { delay, Lifecycle } from './lifecycle.ts';
+import { log, setLogLevel } from './log.ts';
 import { ensureRedis, RedisUnavailableError } from './redis-launcher.ts';
 
-export async function runServer(options: { withWorkers: boolean; launchRedis?: boolean }): Promise<void> {
+/** Errors that say what to do: printed as they are, without a stack. */
+const EXPLAINED = [ConfigError, RedisUnavailableError, ClientBuildError, EmbeddedPostgresError];
+
+export async function runServer(options: {
+  withWorkers: boolean;
+  /** The single-machine launcher: start a redis-server when none answers. */
+  launchRedis?: boolean;
+  /** The single-machine launcher: build the client when the build is missing or stale. */
+  buildClient?: boolean;
+}): Promise<void> {
   const startedAt = performance.now();
+  const lifecycle = new Lifecycle();
+  lifecycle.exitOnSignal();
   try {
     const config = loadConfig();
-    if (options.launchRedis) await ensureRedis(config.redisUrl, config.dataDir);
+    setLogLevel(config.logLevel);
+    if (options.buildClient) ensureClientBuild();
+    if (options.launchRedis) {
+      const redis = await ensureRedis(config.redisUrl, config.dataDir);
+      if (redis) lifecycle.add('redis-server', () => redis.stop());
+    }
     const deps = await boot(config);
-    const workers = options.withWorkers || config.inlineWorkers ? await startWorkers(deps) : undefined;
-    const app = createApp(deps);
-    const server: Server = app.listen(config.port, config.host);
+    lifecycle.add('database and queues', () => deps.shutdown());
+    if (options.withWorkers || config.inlineWorkers) {
+      const workers = await startWorkers(deps);
+      lifecycle.add('workers', (drainUntil) => workers.close(drainUntil));
+    }
+    const server: Server = createApp(deps).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    lifecycle.add('http', (drainUntil) => closeHttp(server, drainUntil));
     const url =
       config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     log.info('Margin is ready', {
@@ -23,16 +46,19 @@ export async function runServer(options: { withWorkers: boolean; launchRedis?: b
       region: config.region,
       ms: Math.round(performance.now() - startedAt),
     });
-    onShutdownSignal(async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await workers?.close();
-      await deps.shutdown();
-    });
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof RedisUnavailableError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
+    if (EXPLAINED.some((type) => err instanceof type)) console.error((err as Error).message);
+    else log.error('start failed', { error: String(err), stack: (err as Error).stack });
+    await lifecycle.stop(0);
+    process.exit(1);
   }
+}
+
+/** Stops accepting, lets requests in flight finish until `drainUntil`, then cuts what is left. */
+async function closeHttp(server: Server, drainUntil: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = delay(drainUntil - Date.now()).then(() => server.closeAllConnections());
+  await Promise.race([closed, cut]);
+  await closed;
 }

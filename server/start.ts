@@ -1,4 +1,5 @@
-// `npm start`: the single-machine install — Redis (started if needed), server and workers in one process.
+// `npm start`: the single-machine install — the client built if needed, Redis started if needed,
+// the server and the workers in one process.
 import { runServer } from './run.ts';
 
-await runServer({ withWorkers: true, launchRedis: true });
+await runServer({ withWorkers: true, launchRedis: true, buildClient: true });

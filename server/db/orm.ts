@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { MIGRATIONS } from '../../migrations/index.ts';
+import { log } from '../log.ts';
 import { ENTITIES } from './entities/index.ts';
 
 export type Orm = MikroORM;
@@ -23,6 +24,9 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
     },
     pool: { min: 0, max: 10 },
     debug: false,
+    // MikroORM's own lines (the migrator's progress) go through our JSON logger, uncoloured.
+    colors: false,
+    logger: (message: string) => log.debug('orm', { message }),
     ...overrides,
   });
 }
