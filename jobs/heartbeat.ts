@@ -33,24 +33,32 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const file = heartbeatFile(options.dataDir, options.instance);
   const now = options.now ?? Date.now;
   await fs.mkdir(options.dataDir, { recursive: true });
-  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  let inFlight: Promise<void> | undefined;
   const beat = async () => {
     try {
       if (options.check) await withTimeout(options.check(), CHECK_TIMEOUT_MS);
-      await fs.writeFile(file, `${now()}\n`);
+      if (stopped) return;
+      // Write and rename, so the probe never reads a half-written (empty) file.
+      await fs.writeFile(`${file}.tmp`, `${now()}\n`);
+      await fs.rename(`${file}.tmp`, file);
     } catch (err) {
       log.warn('worker heartbeat skipped', { error: err instanceof Error ? err.message : String(err) });
     }
   };
   await beat();
   const timer = setInterval(() => {
-    running = beat();
+    // One beat at a time: a slow check skips ticks rather than piling up writes.
+    inFlight ??= beat().finally(() => {
+      inFlight = undefined;
+    });
   }, options.intervalMs ?? HEARTBEAT_INTERVAL_MS);
   timer.unref();
   return {
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await running;
+      await inFlight;
       await fs.rm(file, { force: true });
     },
   };
@@ -63,7 +71,8 @@ export async function heartbeatAgeMs(
   now: number = Date.now(),
 ): Promise<number | undefined> {
   try {
-    const written = Number((await fs.readFile(heartbeatFile(dataDir, instance), 'utf8')).trim());
+    const text = (await fs.readFile(heartbeatFile(dataDir, instance), 'utf8')).trim();
+    const written = /^\d+$/.test(text) ? Number(text) : Number.NaN;
     return Number.isFinite(written) ? Math.max(0, now - written) : undefined;
   } catch {
     return undefined;

@@ -53,6 +53,9 @@ const zEnv = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
 });
 
+/** The names of every environment variable above (deployment files are checked against it). */
+export const CONFIG_KEYS = Object.keys(zEnv.shape) as (keyof typeof zEnv.shape)[];
+
 export type Region = (typeof REGIONS)[number];
 
 export interface AppConfig {

@@ -66,6 +66,13 @@ describe('worker heartbeat', () => {
     await heartbeat.stop();
   });
 
+  test('an empty or garbled file is no heartbeat', async () => {
+    fs.writeFileSync(heartbeatFile(dataDir, 'w3'), '');
+    expect(await heartbeatAgeMs(dataDir, 'w3')).toBeUndefined();
+    fs.writeFileSync(heartbeatFile(dataDir, 'w3'), 'yesterday\n');
+    expect(await heartbeatAgeMs(dataDir, 'w3')).toBeUndefined();
+  });
+
   test('one file per host, since scaled workers share the data volume', () => {
     expect(heartbeatFile('/data', 'a1b2c3')).toBe('/data/worker-heartbeat.a1b2c3');
     expect(heartbeatFile('/data')).toBe(path.join('/data', `worker-heartbeat.${os.hostname()}`));
