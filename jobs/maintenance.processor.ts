@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
+import { clock } from '../server/clock.ts';
 import { Session } from '../server/db/entities/index.ts';
 import { purgeTrash } from '../server/domain/library/library.service.ts';
 import { sweepStaleClips } from '../server/domain/pages/sweep.ts';
@@ -16,7 +17,7 @@ export const MAINTENANCE_JOBS = {
 } as const;
 
 /** Deletes sessions past their expiry. Idempotent: running it twice deletes nothing more. */
-export async function purgeExpiredSessions(em: EntityManager, now = new Date()): Promise<number> {
+export async function purgeExpiredSessions(em: EntityManager, now = clock.now()): Promise<number> {
   return em.nativeDelete(Session, { expiresAt: { $lte: now } });
 }
 

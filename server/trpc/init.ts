@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { MembershipState } from '../../src/enums.ts';
 import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
 import { membershipState } from '../../src/rules/member-level.ts';
+import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
 
 const TRPC_CODE: Record<AppErrorCode, TRPCError['code']> = {
@@ -91,7 +92,7 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 export const memberProcedure = protectedProcedure.use(({ ctx, next }) => {
-  const state = membershipState(ctx.user.memberLevel, ctx.user.proExpiresAt, new Date());
+  const state = membershipState(ctx.user.memberLevel, ctx.user.proExpiresAt, clock.now());
   if (state !== MembershipState.pro && state !== MembershipState.superPro) {
     throw new AppError('FORBIDDEN', 'errors.onlyForPro');
   }

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { userFilesDir } from '../../jobs/maintenance.processor.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import { clock } from '../../server/clock.ts';
 import { AuthBinding, User } from '../../server/db/entities/index.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { callerFor, jarOf } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let deps: TestDeps;
 let smtp: SmtpSink;
@@ -172,8 +174,7 @@ describe('deleting the account', () => {
     // The other user is untouched.
     await expect(keeper.caller.auth.me()).resolves.toMatchObject({ email: 'keeper@example.test' });
     // The stored files go in a job.
-    for (let i = 0; i < 50 && fs.existsSync(files); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(fs.existsSync(files)).toBe(false);
+    await waitFor(async () => (fs.existsSync(files) ? undefined : true), 20_000, 'the stored files to go');
     // And nobody can sign in as them.
     await expect(
       callerFor(deps, null, { ip: '198.51.100.251' }).auth.login({
@@ -193,7 +194,11 @@ describe('deleting the account', () => {
     await deps.orm.em.fork().nativeUpdate(User, { id: stale.user.id }, { email: null });
     await deps.orm.em
       .fork()
-      .nativeUpdate(Session, { user: stale.user.id }, { createdAt: new Date(Date.now() - 3600_000) });
+      .nativeUpdate(
+        Session,
+        { user: stale.user.id },
+        { createdAt: new Date(clock.now().getTime() - 3600_000) },
+      );
     const staleCaller = callerFor(
       deps,
       await findSignedIn(deps.orm.em.fork(), stale.token).then((s) => s ?? (undefined as never)),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import { clock } from '../../server/clock.ts';
 import { Session, User, VerificationCode } from '../../server/db/entities/index.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { callerFor, jarOf } from '../helpers/context.ts';
@@ -97,7 +98,7 @@ describe('sign-up with an emailed code', () => {
     const code = await smtp.code(email, since);
     await deps.orm.em
       .fork()
-      .nativeUpdate(VerificationCode, { email }, { expiresAt: new Date(Date.now() - 1000) });
+      .nativeUpdate(VerificationCode, { email }, { expiresAt: new Date(clock.now().getTime() - 1000) });
     await expect(
       caller.auth.register({ email, code, password: PASSWORD, repeatPassword: PASSWORD }),
     ).rejects.toMatchObject({ message: 'errors.codeInvalid' });
@@ -184,7 +185,17 @@ describe('sign-in and sign-out', () => {
     await expect(anon().auth.sendCode({ email: 'ghost@example.test', purpose: 'reset' })).resolves.toEqual({
       cooldownSeconds: 60,
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // A mail is queued before sendCode answers; none was, so none can arrive later.
+    expect(await deps.orm.em.fork().count(VerificationCode, { email: 'ghost@example.test' })).toBe(0);
+    const queued = await deps.queues.mail.getJobs([
+      'waiting',
+      'delayed',
+      'prioritized',
+      'active',
+      'completed',
+      'failed',
+    ]);
+    expect(queued.filter((job) => job.data.to === 'ghost@example.test')).toEqual([]);
     expect(smtp.messages.slice(since).some((m) => m.to.includes('ghost@example.test'))).toBe(false);
   });
 
@@ -240,7 +251,7 @@ describe('sign-in and sign-out', () => {
       .nativeUpdate(
         Session,
         { user: { email: 'erin@example.test' } },
-        { expiresAt: new Date(Date.now() - 1) },
+        { expiresAt: new Date(clock.now().getTime() - 1) },
       );
     expect(await findSignedIn(deps.orm.em.fork(), token)).toBeNull();
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { clock } from '../../server/clock.ts';
 import { Page, PageContent, type User } from '../../server/db/entities/index.ts';
 import { purgeTrash } from '../../server/domain/library/library.service.ts';
 import { CoreType, Flow } from '../../src/enums.ts';
@@ -81,7 +82,7 @@ describe('states and transitions', () => {
     const { caller, user } = await signedInUser(deps);
     const old = await makePage(user, 'Old but highlighted', 'the text to mark today');
     await makePage(user, 'Old and quiet', 'nothing');
-    const now = Date.now();
+    const now = clock.now().getTime();
     await deps.orm.em
       .fork()
       .nativeUpdate(Page, { user: user.id }, { createdAt: new Date(now - 3 * 86_400_000) });

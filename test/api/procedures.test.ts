@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { clock } from '../../server/clock.ts';
 import { type Session, User } from '../../server/db/entities/index.ts';
 import {
   createCallerFactory,
@@ -42,7 +43,7 @@ beforeAll(async () => {
     accountId: 'acc-pro-1',
     email: 'pro@example.test',
     memberLevel: 4,
-    proExpiresAt: new Date(Date.now() + 86_400_000),
+    proExpiresAt: new Date(clock.now().getTime() + 86_400_000),
   });
   await em.flush();
 });
@@ -73,7 +74,7 @@ describe('base procedures', () => {
       nickname: 'Old',
       accountId: 'acc-lapsed',
       memberLevel: 4,
-      proExpiresAt: new Date(Date.now() - 1000),
+      proExpiresAt: new Date(clock.now().getTime() - 1000),
     });
     await em.flush();
     await expect(callerAs(lapsed).proOnly()).rejects.toMatchObject({ code: 'FORBIDDEN' });

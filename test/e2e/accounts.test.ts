@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
@@ -33,7 +33,7 @@ const FIRST_PASSWORD = 'first password 1';
 const SECOND_PASSWORD = 'second password 2';
 
 async function open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext(contextOptions(options));
+  const context = await newContext(browser, options);
   const page = await context.newPage();
   await page.goto(`${server.url}${path}`);
   return page;
@@ -52,7 +52,8 @@ async function fillEmailedCode(page: Page, email: string): Promise<string> {
   const since = smtp.messages.length;
   await page.getByTestId('get-code').click();
   const code = await smtp.code(email, since);
-  await expect(page.getByTestId('get-code').textContent()).resolves.toMatch(/\d+ s/);
+  // The mail can arrive before the button has re-rendered on a loaded machine: wait for the countdown.
+  await expect.poll(() => page.getByTestId('get-code').textContent()).toMatch(/\d+ s/);
   await page.locator('input[name="code"]').fill(code);
   return smtp.messages.at(-1)?.subject ?? '';
 }

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { ClipStatus } from '../../src/enums.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { article, html, startSite, type TestSite } from '../helpers/site.ts';
@@ -49,7 +49,7 @@ async function signedInBrowser(): Promise<{
   user: Awaited<ReturnType<typeof signedInUser>>;
 }> {
   const user = await signedInUser(deps);
-  const context = await browser.newContext(contextOptions({ acceptDownloads: true }));
+  const context = await newContext(browser, { acceptDownloads: true });
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
@@ -181,7 +181,7 @@ describe('clipping and reading in Chromium', () => {
   });
 
   test('someone signed out sees the sign-in prompt, not a list', async () => {
-    const context = await browser.newContext(contextOptions());
+    const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.getByTestId('home').getByRole('link', { name: 'Sign in' }).waitFor();

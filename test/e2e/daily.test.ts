@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setClock } from '../../server/clock.ts';
 import { User } from '../../server/db/entities/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
-import { contextOptions } from '../helpers/browser.ts';
+import { newContext } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
+import { callerFor } from '../helpers/context.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
 import { makeClippedPage } from '../helpers/pages.ts';
@@ -27,16 +29,52 @@ afterAll(() => app?.close());
 
 type SignedIn = Awaited<ReturnType<typeof signedInUser>>;
 
-/** A Chromium context signed in as a fresh user, in Shanghai time. */
-async function signedInBrowser(): Promise<{ context: BrowserContext; page: BrowserPage; user: SignedIn }> {
-  const user = await signedInUser(deps);
-  const context = await browser.newContext(
-    contextOptions({ acceptDownloads: true, timezoneId: 'Asia/Shanghai' }),
-  );
+/**
+ * A fresh user in `timeZone` and a Chromium context signed in as them, living at the server's
+ * time in `browserZone` (the same zone unless a test says otherwise).
+ */
+async function signedInBrowser(
+  timeZone = 'Asia/Shanghai',
+  browserZone = timeZone,
+): Promise<{ context: BrowserContext; page: BrowserPage; user: SignedIn }> {
+  const user = await signedInUser(deps, undefined, timeZone);
+  const context = await newContext(browser, { acceptDownloads: true, timezoneId: browserZone });
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   const page = await context.newPage();
   return { context, page, user };
 }
+
+/**
+ * Instants around midnight in the user's zone, and across the date line, where the user's day
+ * differs from the server's UTC day (the hours at which a zone mix-up shows).
+ */
+const LATE_EVENING_IN_SHANGHAI = {
+  when: '23:30 in Shanghai',
+  zone: 'Asia/Shanghai',
+  at: '2026-03-14T15:30:00Z',
+  day: '2026-03-14',
+};
+const INSTANTS = [
+  LATE_EVENING_IN_SHANGHAI,
+  {
+    when: '00:30 in Shanghai, still the day before in UTC',
+    zone: 'Asia/Shanghai',
+    at: '2026-03-14T16:30:00Z',
+    day: '2026-03-15',
+  },
+  {
+    when: '00:30 on Kiritimati (UTC+14), across the date line',
+    zone: 'Pacific/Kiritimati',
+    at: '2026-03-14T10:30:00Z',
+    day: '2026-03-15',
+  },
+  {
+    when: '23:30 in Pago Pago (UTC−11), the next day in UTC',
+    zone: 'Pacific/Pago_Pago',
+    at: '2026-03-15T10:30:00Z',
+    day: '2026-03-14',
+  },
+];
 
 function status(page: BrowserPage, value: string) {
   return page.locator(`[data-testid="daily-save-status"][data-status="${value}"]`);
@@ -54,20 +92,21 @@ function serverToday(user: SignedIn, check: (text: string) => boolean, what: str
   );
 }
 
+/** The day /daily opens on, once the page has settled. */
+function todaysEditor(page: BrowserPage) {
+  return page.locator('[data-testid="daily-editor"]').first();
+}
+
 describe('daily notes in Chromium', () => {
-  test('autosave survives reload, an offline spell and a concurrent edit; the time zone is reported', async () => {
+  test('autosave survives reload, an offline spell and a concurrent edit', async () => {
+    setClock(LATE_EVENING_IN_SHANGHAI.at);
     const { context, page, user } = await signedInBrowser();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}/daily`);
     const editor = page.getByTestId('daily-textarea');
     await status(page, 'saved').waitFor();
-
-    // The browser's zone reaches the account once the page starts.
-    await waitFor(async () => {
-      const fresh = await deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });
-      return fresh.timeZone === 'Asia/Shanghai' ? true : undefined;
-    });
+    expect(await todaysEditor(page).getAttribute('data-date')).toBe(LATE_EVENING_IN_SHANGHAI.day);
 
     await editor.fill('Morning pages');
     await status(page, 'saving').or(status(page, 'saved')).waitFor();
@@ -145,8 +184,28 @@ describe('daily notes in Chromium', () => {
     await context.close();
   });
 
+  test("the browser's zone reaches an account made in another, and /daily moves to that zone's day", async () => {
+    // 00:30 in Shanghai is 16:30 the day before in UTC, the account's zone until the page reports.
+    setClock('2026-03-14T16:30:00Z');
+    const { context, page, user } = await signedInBrowser('UTC', 'Asia/Shanghai');
+    expect((await user.caller.daily.get({})).date).toBe('2026-03-14');
+    await page.goto(`${server.url}/daily`);
+    const reported = await waitFor(async () => {
+      const fresh = await deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });
+      return fresh.timeZone === 'Asia/Shanghai' ? fresh : undefined;
+    });
+    await page.locator('[data-testid="daily-editor"][data-date="2026-03-15"]').waitFor();
+    await status(page, 'saved').waitFor();
+    const caller = callerFor(deps, { user: reported, session: user.session });
+    expect((await caller.daily.get({})).date).toBe('2026-03-15');
+    await context.close();
+  });
+});
+
+describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
   test('a quick entry on /postdaily is appended with its time and counted; past days open from the timeline', async () => {
-    const { context, page, user } = await signedInBrowser();
+    setClock(at);
+    const { context, page, user } = await signedInBrowser(zone);
     await user.caller.daily.save({
       date: '2026-01-02',
       text: 'Gardens and walls',
@@ -162,11 +221,17 @@ describe('daily notes in Chromium', () => {
     expect(note).toMatch(/\d{2}:\d{2} Quick idea about margins/);
     expect(await input.inputValue()).toBe('');
     expect(await page.getByTestId('postdaily-count').getAttribute('data-count')).toBe('1');
-    expect((await user.caller.daily.get({})).text).toMatch(/^\*\*\d{2}:\d{2}\*\* Quick idea about margins$/);
+    const today = await user.caller.daily.get({});
+    expect(today.date).toBe(day);
+    // Posted within a minute or two of the instant, in the user's zone.
+    const hhmm = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone });
+    const times = [0, 60_000, 120_000].map((ms) => hhmm.format(new Date(Date.parse(at) + ms)));
+    expect(times.map((time) => `**${time}** Quick idea about margins`)).toContain(today.text);
 
     // /daily shows it, and the timeline (with search) opens an earlier day for editing.
     await page.goto(`${server.url}/daily`);
     await status(page, 'saved').waitFor();
+    expect(await todaysEditor(page).getAttribute('data-date')).toBe(day);
     expect(await page.getByTestId('daily-textarea').inputValue()).toContain('Quick idea about margins');
     await page.getByTestId('daily-search').fill('garden');
     const found = page.locator('[data-testid="daily-day"][data-date="2026-01-02"]');
@@ -186,8 +251,8 @@ describe('daily notes in Chromium', () => {
   });
 
   test('highlights moved in through the API show up in /daily, entries read-only', async () => {
-    const { context, page, user } = await signedInBrowser();
-    await user.caller.account.setTimeZone({ timeZone: 'Asia/Shanghai' });
+    setClock(at);
+    const { context, page, user } = await signedInBrowser(zone);
     const text = 'Attention is the rarest and purest form of generosity.';
     const source = await makeClippedPage(deps, user.user.id, { title: 'On attention', text });
     const highlight = await user.caller.highlights.create({

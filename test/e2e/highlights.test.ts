@@ -5,7 +5,7 @@ import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
-import { contextOptions, ensureClientBuilt, launchBrowser } from '../helpers/browser.ts';
+import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { html, startSite, type TestSite } from '../helpers/site.ts';
@@ -19,6 +19,8 @@ let site: TestSite;
 let workers: RunningWorkers;
 let server: RunningServer;
 let browser: Browser;
+/** Waits for the UI: far beyond what a loaded machine needs (expect.poll's default is 1 s). */
+const UI_WAIT = { timeout: 20_000 };
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -75,7 +77,7 @@ async function savedArticle(user: User, path: string): Promise<string> {
 }
 
 async function signedInBrowser(user: User): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(contextOptions({ acceptDownloads: true }));
+  const context = await newContext(browser, { acceptDownloads: true });
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   return { context, page: await context.newPage() };
@@ -116,7 +118,7 @@ async function dragSelect(page: Page, phrase: string): Promise<void> {
   await page.mouse.move((box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2, { steps: 5 });
   await page.mouse.move(box.x2, box.y2, { steps: 5 });
   await page.mouse.up();
-  await expect.poll(() => page.evaluate(() => document.getSelection()?.toString())).toBe(phrase);
+  await expect.poll(() => page.evaluate(() => document.getSelection()?.toString()), UI_WAIT).toBe(phrase);
 }
 
 const marksOf = (page: Page, id: string) => page.locator(`.reader-content mark[data-highlight-id="${id}"]`);
@@ -184,7 +186,7 @@ describe('highlighting in the reader (Chromium)', () => {
     });
     const pinkId = saved.find((h) => h.id !== greenId)?.id as string;
     expect(saved.find((h) => h.id === pinkId)).toMatchObject({ text: crossing, slotId: 4 });
-    await expect.poll(() => marksOf(page, pinkId).count()).toBe(3);
+    await expect.poll(() => marksOf(page, pinkId).count(), UI_WAIT).toBe(3);
     expect(await markText(page, pinkId)).toBe(crossing);
     expect(await page.locator('.reader-content em mark').textContent()).toBe('more words');
 
@@ -224,11 +226,14 @@ describe('highlighting in the reader (Chromium)', () => {
     // 6. Recolour in the card.
     card = await openCard(page, greenId);
     await card.getByTestId('card-colour-3').click();
-    await expect.poll(() => marksOf(page, greenId).first().getAttribute('style')).toContain('#64B5F638');
+    await expect
+      .poll(() => marksOf(page, greenId).first().getAttribute('style'), UI_WAIT)
+      .toContain('#64B5F638');
     await expect
       .poll(
         async () =>
           (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.slotId,
+        UI_WAIT,
       )
       .toBe(3);
     await page.keyboard.press('Escape');
@@ -237,8 +242,10 @@ describe('highlighting in the reader (Chromium)', () => {
     // 7. Delete, then Undo: the same highlight (id, colour, annotation) comes back.
     card = await openCard(page, greenId);
     await card.getByTestId('highlight-delete').click();
-    await expect.poll(() => marksOf(page, greenId).count()).toBe(0);
-    await expect.poll(async () => (await user.caller.highlights.byPage({ id: pageId })).length).toBe(1);
+    await expect.poll(() => marksOf(page, greenId).count(), UI_WAIT).toBe(0);
+    await expect
+      .poll(async () => (await user.caller.highlights.byPage({ id: pageId })).length, UI_WAIT)
+      .toBe(1);
     await page.locator('[data-sonner-toast] button[data-button]').click();
     await marksOf(page, greenId).first().waitFor();
     const restored = await waitFor(async () =>
@@ -333,18 +340,18 @@ describe('highlighting in the reader (Chromium)', () => {
     const { context, page } = await signedInBrowser(user);
     await page.goto(`${server.url}/highlights`);
     const items = page.getByTestId('highlight-item');
-    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => items.count(), UI_WAIT).toBe(2);
     // Newest first.
     expect(await items.first().getAttribute('data-highlight-id')).toBe(blueId);
     await items.first().locator('.katex').first().waitFor();
 
     await page.getByTestId('filter-colour-3').click();
-    await expect.poll(() => items.count()).toBe(1);
+    await expect.poll(() => items.count(), UI_WAIT).toBe(1);
     expect(new URL(page.url()).searchParams.get('colour')).toBe('3');
     await page.getByTestId('filter-colour-1').click();
-    await expect.poll(async () => items.first().getAttribute('data-highlight-id')).toBe(yellowId);
+    await expect.poll(async () => items.first().getAttribute('data-highlight-id'), UI_WAIT).toBe(yellowId);
     await page.getByTestId('filter-colour-1').click();
-    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(() => items.count(), UI_WAIT).toBe(2);
     await page.locator(`[data-highlight-id="${blueId}"] [data-testid="highlight-item-open"]`).click();
     await page.getByTestId('reader-content').waitFor();
     const url = new URL(page.url());

@@ -20,8 +20,8 @@ const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 
 /** The quick start's first line: `INSTALL && RUN   # …`. */
 function quickStartCommands(): { install: string[]; run: string[] } {
-  const block = readme.match(/## Quick start\s+```sh\n([^\n]+)\n/)?.[1] ?? '';
-  const [install, run] = block
+  const line = readme.match(/## Quick start\s+```sh\n([^\n]+)\n/)?.[1] ?? '';
+  const [install = [], run = []] = line
     .replace(/#.*$/, '')
     .split('&&')
     .map((part) => part.trim().split(/\s+/));
@@ -36,7 +36,7 @@ beforeAll(async () => {
   // As a clone would be (mkdtemp makes it 0700): run as root, PostgreSQL's own user must enter it.
   fs.chmodSync(dir, 0o755);
   copyTreeLikeAClone(dir);
-  const [http, pg, redis] = await freePorts(3);
+  const [http = 0, pg = 0, redis = 0] = await freePorts(3);
   ports = { http, pg, redis };
 });
 
@@ -56,7 +56,7 @@ function env() {
 }
 
 function start(): RunningCommand {
-  const [command, ...args] = quickStartCommands().run;
+  const [command = 'npm', ...args] = quickStartCommands().run;
   return new RunningCommand(command, args, { cwd: dir, env: env() });
 }
 
@@ -73,7 +73,7 @@ async function trpc(
     body: JSON.stringify({ json: input }),
   });
   const setCookie = response.headers.get('set-cookie') ?? '';
-  return { status: response.status, body: await response.json(), cookie: setCookie.split(';')[0] };
+  return { status: response.status, body: await response.json(), cookie: setCookie.split(';')[0] ?? '' };
 }
 
 async function me(cookie: string): Promise<{ email: string | null } | null> {
@@ -106,7 +106,7 @@ describe("the README's quick start on a fresh clone", () => {
   test('install, run: the real app, sign-up, a clean stop; a second start keeps the data', async () => {
     const { install } = quickStartCommands();
     expect(install).toEqual(['npm', 'ci']);
-    const installed = await runToEnd(install[0], install.slice(1), { cwd: dir, env: env() });
+    const installed = await runToEnd('npm', install.slice(1), { cwd: dir, env: env() });
     expect(installed.code, installed.output).toBe(0);
     expect(installed.output).not.toMatch(/EBADENGINE|npm warn/i);
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLIENT_DIST } from '../../server/static.ts';
-import { contextOptions } from '../helpers/browser.ts';
+import { newContext } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 async function open(path: string, options = {}): Promise<Page> {
-  const context = await browser.newContext(contextOptions(options));
+  const context = await newContext(browser, options);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -34,7 +34,7 @@ async function open(path: string, options = {}): Promise<Page> {
 /** A page in a browser context that carries a fresh user's session cookie. */
 async function openSignedIn(path: string): Promise<Page> {
   const { token } = await signedInUser(deps);
-  const context = await browser.newContext(contextOptions());
+  const context = await newContext(browser);
   await context.addCookies([{ name: 'logininfo', value: token, url: server.url }]);
   const page = await context.newPage();
   await page.goto(`${server.url}${path}`);
@@ -150,9 +150,12 @@ describe('app shell in Chromium', () => {
     const page = await open('/404');
     const blocked = await page.evaluate(async (url) => {
       const frame = document.createElement('iframe');
+      // Chromium fires load for a refused frame too (with its error page in it): wait for the
+      // outcome instead of a guess at how long loading takes.
+      const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
       frame.src = url;
       document.body.appendChild(frame);
-      await new Promise((r) => setTimeout(r, 800));
+      await loaded;
       try {
         return frame.contentDocument?.querySelector('#root') === null || frame.contentDocument === null;
       } catch {
@@ -191,7 +194,7 @@ describe('app shell in Chromium', () => {
     host.listen(0, '127.0.0.1');
     await new Promise((r) => host.once('listening', r));
     const { port } = host.address() as AddressInfo;
-    const context = await browser.newContext(contextOptions());
+    const context = await newContext(browser);
     const page = await context.newPage();
     await page.goto(`http://127.0.0.1:${port}/framer`);
     await page.waitForURL(`http://127.0.0.1:${port}/login`, { timeout: 10_000 });

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContextOptions, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+import { clock } from '../../server/clock.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -23,7 +24,20 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export function contextOptions(overrides: BrowserContextOptions = {}): BrowserContextOptions {
-  return { viewport: { width: 1280, height: 800 }, locale: 'en-US', ...overrides };
+  return { viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC', ...overrides };
+}
+
+/**
+ * A browser context that lives at the server's time (the test clock) in an explicit zone, so
+ * "today", relative dates and counters agree with the server whatever the machine's clock.
+ */
+export async function newContext(
+  browser: Browser,
+  overrides: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(contextOptions(overrides));
+  await context.clock.install({ time: clock.now() });
+  return context;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');

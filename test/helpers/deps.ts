@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setClock } from '../../server/clock.ts';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import { createOrm } from '../../server/db/orm.ts';
 import { setLogLevel } from '../../server/log.ts';
@@ -12,10 +13,18 @@ export interface TestDeps extends AppDeps {
 }
 
 /**
+ * The instant every test server starts at (its clock then runs on in real time), whatever the
+ * hour and zone of the machine: mid-morning UTC, far from midnight in the zones tests use.
+ * Tests about the time of day set their own with `setClock`.
+ */
+export const TEST_NOW = '2026-03-14T09:30:00Z';
+
+/**
  * Real dependencies for one test file: its own PostgreSQL database and its own Redis key
  * prefix, so files run in parallel without seeing each other's rows, queues or counters.
  */
 export async function createTestDeps(env: Record<string, string> = {}): Promise<TestDeps> {
+  setClock(TEST_NOW);
   const database = await createTestDatabase();
   const config: AppConfig = loadConfig({
     NODE_ENV: 'test',

@@ -5,7 +5,8 @@ import type { AppDeps } from '../../server/trpc/context.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
 
-let clock = Date.parse('2026-10-01T00:00:00Z');
+/** Weeks before the test clock's now (TEST_NOW), so made pages are neither new nor in the future. */
+let madeAt = Date.parse('2026-02-01T00:00:00Z');
 
 /**
  * A clipped page (with its text, indexed for search) made straight in the database, so tests that
@@ -18,7 +19,7 @@ export async function makeClippedPage(
 ): Promise<Page> {
   const em = deps.orm.em.fork();
   const url = `https://pages.example/${newNoteId()}`;
-  clock += 60_000;
+  madeAt += 60_000;
   const page = em.create(Page, {
     id: newNoteId(),
     user: userId,
@@ -29,8 +30,8 @@ export async function makeClippedPage(
     clipStatus: ClipStatus.done,
     tags: fields.tags ?? [],
     flow: fields.flow ?? Flow.inbox,
-    createdAt: new Date(clock),
-    updatedAt: new Date(clock),
+    createdAt: new Date(madeAt),
+    updatedAt: new Date(madeAt),
   });
   em.create(PageContent, { page, contentHtml: `<p>${fields.text}</p>`, text: fields.text });
   await em.flush();

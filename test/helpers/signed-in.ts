@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import type { AppDeps } from '../../server/trpc/context.ts';
-import { contextOptions } from './browser.ts';
+import { newContext } from './browser.ts';
 import type { RunningServer } from './http.ts';
 import { signedInUser } from './users.ts';
 
@@ -13,7 +13,7 @@ export async function openSignedIn(
   options: BrowserContextOptions = {},
 ): Promise<{ page: Page; user: Awaited<ReturnType<typeof signedInUser>> }> {
   const user = await signedInUser(deps);
-  const context = await browser.newContext(contextOptions(options));
+  const context = await newContext(browser, options);
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   const page = await context.newPage();
   await page.goto(`${server.url}${path}`);

@@ -4,13 +4,18 @@ import { createSession, findSignedIn } from '../../server/domain/auth/session.se
 import type { AppDeps } from '../../server/trpc/context.ts';
 import { callerFor } from './context.ts';
 
-/** A user with a live session, made straight in the database (sign-up has its own tests). */
+/**
+ * A user with a live session, made straight in the database (sign-up has its own tests), in
+ * `timeZone` (the account's zone decides which day "today" is).
+ */
 export async function signedInUser(
   deps: AppDeps,
   email = `u-${randomBytes(4).toString('hex')}@example.test`,
+  timeZone = 'UTC',
 ) {
   const em = deps.orm.em.fork();
   const user = newUser(em, { email, passwordHash: null, language: 'en' });
+  user.timeZone = timeZone;
   await em.flush();
   const { token } = await createSession(em, user, { ip: '127.0.0.1', userAgent: 'test' });
   const signedIn = await findSignedIn(deps.orm.em.fork(), token);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { clock } from '../../server/clock.ts';
 import { Page } from '../../server/db/entities/index.ts';
 import { sweepStaleClips } from '../../server/domain/pages/sweep.ts';
 import { ClipStatus } from '../../src/enums.ts';
@@ -24,7 +25,7 @@ test('a page stuck in 3 or 4 with no job is queued again; after three attempts i
   await em.nativeUpdate(Page, { id: stuck.id }, { clipStatus: ClipStatus.processing });
   await em.nativeUpdate(Page, { id: tired.id }, { clipAttempts: 3 });
 
-  const later = new Date(Date.now() + 16 * 60_000);
+  const later = new Date(clock.now().getTime() + 16 * 60_000);
   await expect(sweepStaleClips(deps.orm.em.fork(), deps.queues, later)).resolves.toEqual({
     requeued: 1,
     failed: 1,

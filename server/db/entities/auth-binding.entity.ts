@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
 /** A third-party identity (OpenID Connect `sub` at an issuer) that can sign a user in. */
@@ -12,7 +13,7 @@ export const AuthBindingSchema = defineEntity({
     provider: p.string().length(16),
     subject: p.string().length(255),
     email: p.string().length(254).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
 /** A folder of pages; folders nest (a child is deleted with its parent, its pages are kept). */
@@ -11,7 +12,7 @@ export const FolderSchema = defineEntity({
     user: () => p.manyToOne(User).deleteRule('cascade'),
     parent: () => p.manyToOne(Folder).nullable().deleteRule('cascade'),
     name: p.string().length(128),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
   },
 });
 

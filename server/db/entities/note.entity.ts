@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
 import { ColourSlot, CoreType, HighlightStyle, NoteKind } from '../../../src/enums.ts';
+import { clock } from '../../clock.ts';
 import { Page } from './page.entity.ts';
 import { User } from './user.entity.ts';
 
@@ -36,11 +37,11 @@ export const NoteSchema = defineEntity({
     dailyDate: p.string().length(10).nullable(),
     /** Bumped on every write of a daily note; an editor saves against the version it read. */
     version: p.integer().default(1),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
     updatedAt: p
       .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+      .onCreate(() => clock.now())
+      .onUpdate(() => clock.now()),
   },
 });
 

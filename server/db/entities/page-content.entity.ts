@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { clock } from '../../clock.ts';
 import { Page } from './page.entity.ts';
 
 /**
@@ -16,8 +17,8 @@ export const PageContentSchema = defineEntity({
     text: p.text().default(''),
     updatedAt: p
       .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+      .onCreate(() => clock.now())
+      .onUpdate(() => clock.now()),
   },
 });
 

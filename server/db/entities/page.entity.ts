@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { ClipStatus, Flow } from '../../../src/enums.ts';
+import { clock } from '../../clock.ts';
 import { Folder } from './folder.entity.ts';
 import { User } from './user.entity.ts';
 
@@ -33,11 +34,11 @@ export const PageSchema = defineEntity({
     /** 'url': the worker fetches it; 'html': the client sent the page (extension, bookmarklet). */
     source: p.string().length(8).default('url'),
     highlightCount: p.integer().default(0),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
     updatedAt: p
       .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+      .onCreate(() => clock.now())
+      .onUpdate(() => clock.now()),
     clippedAt: p.datetime().nullable(),
   },
 });

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { clock } from '../../clock.ts';
 
 export const UserSchema = defineEntity({
   name: 'User',
@@ -17,11 +18,11 @@ export const UserSchema = defineEntity({
     memberLevel: p.smallint().default(0),
     proExpiresAt: p.datetime().nullable(),
     timeZone: p.string().length(64).default('UTC'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
     updatedAt: p
       .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+      .onCreate(() => clock.now())
+      .onUpdate(() => clock.now()),
   },
 });
 

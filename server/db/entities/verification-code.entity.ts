@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
 /** A 6-digit code sent by email. Only a salted SHA-256 of it is stored. */
@@ -17,7 +18,7 @@ export const VerificationCodeSchema = defineEntity({
     attempts: p.smallint().default(0),
     expiresAt: p.datetime(),
     consumedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    createdAt: p.datetime().onCreate(() => clock.now()),
   },
 });
 

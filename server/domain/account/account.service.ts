@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import { jobIds } from '../../../src/jobs.ts';
+import { clock } from '../../clock.ts';
 import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { checkCode, consumeCode } from '../auth/codes.service.ts';
@@ -119,7 +120,7 @@ export async function deleteAccount(
   } else if (fresh.email) {
     if (!input.code) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
     code = await checkCode(em, { email: fresh.email, purpose: 'delete', code: input.code, user: fresh });
-  } else if (Date.now() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
+  } else if (clock.now().getTime() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
     // No password and no email (a third-party sign-in only): a recent sign-in is the proof.
     throw new AppError('UNAUTHORIZED', 'errors.signInAgain');
   }

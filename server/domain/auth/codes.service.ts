@@ -9,6 +9,7 @@ import {
   CODE_TTL_MINUTES,
   type CodePurpose,
 } from '../../../src/schemas/auth.ts';
+import { clock } from '../../clock.ts';
 import { type User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { codeMail } from '../mail/code-mail.ts';
@@ -65,7 +66,7 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
       user: input.user ?? null,
       salt,
       codeHash: digest(salt, code),
-      expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+      expiresAt: new Date(clock.now().getTime() + CODE_TTL_MINUTES * 60_000),
     });
     await tem.flush();
     return created;
@@ -90,7 +91,7 @@ export async function checkCode(
       email: input.email,
       purpose: input.purpose,
       consumedAt: null,
-      expiresAt: { $gt: new Date() },
+      expiresAt: { $gt: clock.now() },
       ...(input.user ? { user: input.user } : {}),
     },
     { orderBy: { id: 'desc' } },
@@ -115,7 +116,7 @@ export async function consumeCode(em: EntityManager, record: VerificationCode): 
   const updated = await em.nativeUpdate(
     VerificationCode,
     { id: record.id, consumedAt: null },
-    { consumedAt: new Date() },
+    { consumedAt: clock.now() },
   );
   if (updated !== 1) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../../../src/constants.ts';
+import { clock } from '../../clock.ts';
 import { Session, type User } from '../../db/entities/index.ts';
 import { hashToken, newToken } from './session-token.ts';
 
@@ -35,7 +36,7 @@ export async function createSession(
   em.create(Session, {
     tokenHash: hashToken(token),
     user,
-    expiresAt: new Date(Date.now() + maxAgeMs),
+    expiresAt: new Date(clock.now().getTime() + maxAgeMs),
     userAgent: client.userAgent?.slice(0, 512) ?? null,
     ip: client.ip?.slice(0, 64) ?? null,
     rememberMe,
@@ -49,12 +50,12 @@ export async function findSignedIn(em: EntityManager, token: string | undefined)
   if (!token || token.length > 128) return null;
   const session = await em.findOne(
     Session,
-    { tokenHash: hashToken(token), expiresAt: { $gt: new Date() } },
+    { tokenHash: hashToken(token), expiresAt: { $gt: clock.now() } },
     { populate: ['user'] },
   );
   if (!session) return null;
-  if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await em.nativeUpdate(Session, { tokenHash: session.tokenHash }, { lastSeenAt: new Date() });
+  if (clock.now().getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    await em.nativeUpdate(Session, { tokenHash: session.tokenHash }, { lastSeenAt: clock.now() });
   }
   return { user: session.user as User, session };
 }

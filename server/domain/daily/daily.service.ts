@@ -6,6 +6,7 @@ import { mergeText } from '../../../src/rules/merge-text.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import { clock } from '../../clock.ts';
 import { Note, type Page, type User } from '../../db/entities/index.ts';
 import { indexNote } from '../search/search-index.ts';
 
@@ -14,7 +15,7 @@ export function dailyNoteId(user: User, date: string): string {
   return `daily-${user.id}-${date.replaceAll('-', '')}`;
 }
 
-export function today(user: User, now = new Date()): string {
+export function today(user: User, now = clock.now()): string {
   return dayKey(now, user.timeZone);
 }
 
@@ -60,8 +61,8 @@ export async function saveDay(
     // Create the day's row if needed, then lock it so concurrent saves queue up.
     await tem.execute(
       `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, '', ?, 0, now(), now()) on conflict ("id") do nothing`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, input.date],
+       values (?, ?, ?, ?, '', ?, 0, ?, ?) on conflict ("id") do nothing`,
+      [id, user.id, NoteKind.daily, CoreType.textNote, input.date, clock.now(), clock.now()],
     );
     const [row] = await tem.execute<{ text: string; version: number; user_id: string }[]>(
       'select "text", "version", "user_id" from "note" where "id" = ? for update',
@@ -71,8 +72,8 @@ export async function saveDay(
     const merged = row.version !== input.baseVersion;
     const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
     await tem.execute(
-      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = now() where "id" = ?',
-      [text, id],
+      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ?',
+      [text, clock.now(), id],
     );
     await indexNote(tem, id, { text });
     const note = await tem.findOneOrFail(Note, { id }, { refresh: true });
@@ -81,7 +82,7 @@ export async function saveDay(
 }
 
 /** Quick entry (/postdaily): appended to today's note with its time, atomically. */
-export async function appendToToday(em: EntityManager, user: User, text: string, now = new Date()) {
+export async function appendToToday(em: EntityManager, user: User, text: string, now = clock.now()) {
   const date = today(user, now);
   const time = new Intl.DateTimeFormat('en-GB', {
     hour: '2-digit',
@@ -96,12 +97,12 @@ async function appendToDay(em: EntityManager, user: User, date: string, block: s
   return em.transactional(async (tem) => {
     await tem.execute(
       `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, ?, ?, 1, now(), now())
+       values (?, ?, ?, ?, ?, ?, 1, ?, ?)
        on conflict ("id") do update set
          "text" = case when "note"."text" = '' then excluded."text" else "note"."text" || E'\\n\\n' || excluded."text" end,
-         "version" = "note"."version" + 1, "updated_at" = now()
+         "version" = "note"."version" + 1, "updated_at" = excluded."updated_at"
        where "note"."user_id" = excluded."user_id"`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, block, date],
+      [id, user.id, NoteKind.daily, CoreType.textNote, block, date, clock.now(), clock.now()],
     );
     const note = await tem.findOne(Note, { id, user: user.id }, { refresh: true });
     if (!note) throw new AppError('NOT_FOUND');
@@ -133,7 +134,7 @@ export async function moveHighlightsToDaily(
   user: User,
   ids: string[],
   target: 'today' | 'new',
-  now = new Date(),
+  now = clock.now(),
 ) {
   const notes = await em.find(
     Note,

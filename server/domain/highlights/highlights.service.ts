@@ -7,6 +7,7 @@ import { findMathError } from '../../../src/rules/math.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { CreateHighlightInput, UpdateHighlightInput } from '../../../src/schemas/highlights.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import { clock } from '../../clock.ts';
 import { Note, Page, PageContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
@@ -51,7 +52,7 @@ export async function createHighlight(
   const page = await ownPage(em, user, input.pageId);
   const content = await em.findOne(PageContent, { page: page.id });
   const placement = place(content?.text ?? '', input.selectors);
-  const now = new Date();
+  const now = clock.now();
   return em.transactional(async (tem) => {
     const inserted = await tem
       .createQueryBuilder(Note)
@@ -112,7 +113,7 @@ export async function updateHighlight(
     if (message !== note.annotation) {
       note.annotation = message;
       note.annotationId = message ? (note.annotationId ?? newNoteId()) : null;
-      note.annotatedAt = message ? new Date() : null;
+      note.annotatedAt = message ? clock.now() : null;
     }
   }
   await em.flush();

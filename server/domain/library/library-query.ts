@@ -5,6 +5,7 @@ import { parseSearchQuery } from '../../../src/rules/search-query.ts';
 import type { LibraryListInput, NavView } from '../../../src/schemas/library.ts';
 import type { PageSummary } from '../../../src/schemas/notes.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { rowToPageSummary } from '../pages/page-view.ts';
@@ -120,7 +121,7 @@ export interface LibrarySql {
  * library migration (and the GIN search indexes when searching). Exposed apart from running it
  * so the benchmark can time the raw SQL against the whole service.
  */
-export function librarySql(user: User, input: LibraryListInput, now = new Date()): LibrarySql {
+export function librarySql(user: User, input: LibraryListInput, now = clock.now()): LibrarySql {
   const params: unknown[] = [user.id];
   const where = ['p.user_id = ?'];
   where.push(navCondition(input.nav, now, params));
@@ -179,7 +180,7 @@ export function librarySql(user: User, input: LibraryListInput, now = new Date()
 }
 
 /** Runs the list query and maps rows straight to summaries (no entity hydration on a hot path). */
-export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = new Date()) {
+export async function listLibrary(em: EntityManager, user: User, input: LibraryListInput, now = clock.now()) {
   const { sql, params, sortColumn } = librarySql(user, input, now);
   const rows = await em.execute<Record<string, unknown>[]>(sql, params);
   const items = rows.slice(0, input.limit).map(rowToPageSummary);
@@ -189,7 +190,7 @@ export async function listLibrary(em: EntityManager, user: User, input: LibraryL
 }
 
 /** Every left-nav count in one pass over the user's pages. */
-export async function navCounts(em: EntityManager, user: User, now = new Date()) {
+export async function navCounts(em: EntityManager, user: User, now = clock.now()) {
   const since = new Date(now.getTime() - DAY_MS);
   const [row] = await em.execute<Record<string, string>[]>(
     `select

@@ -1,6 +1,7 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
+import { clock } from '../../clock.ts';
 import { Folder, Page, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 
@@ -9,7 +10,7 @@ export async function setFlow(em: EntityManager, user: User, ids: string[], flow
   return em.nativeUpdate(
     Page,
     { id: { $in: ids }, user: user.id, trashedAt: null },
-    { flow, updatedAt: new Date() },
+    { flow, updatedAt: clock.now() },
   );
 }
 
@@ -17,7 +18,7 @@ export async function trashPages(
   em: EntityManager,
   user: User,
   ids: string[],
-  now = new Date(),
+  now = clock.now(),
 ): Promise<number> {
   return em.nativeUpdate(Page, { id: { $in: ids }, user: user.id, trashedAt: null }, { trashedAt: now });
 }
@@ -38,15 +39,15 @@ export async function deleteForever(em: EntityManager, user: User, ids: string[]
 export const TRASH_RETENTION_MS = 30 * 86_400_000;
 
 /** The scheduled purge: pages in the trash for 30 days are deleted. Idempotent. */
-export async function purgeTrash(em: EntityManager, now = new Date()): Promise<number> {
+export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<number> {
   return em.nativeDelete(Page, { trashedAt: { $lte: new Date(now.getTime() - TRASH_RETENTION_MS) } });
 }
 
 export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
   const result = await em.execute<QueryResult>(
-    `update "page" set "tags" = array_append("tags", ?), "updated_at" = now()
+    `update "page" set "tags" = array_append("tags", ?), "updated_at" = ?
      where "user_id" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
-    [tag, user.id, pgTextArray(ids), tag],
+    [tag, clock.now(), user.id, pgTextArray(ids), tag],
     'run',
   );
   return result.affectedRows;
@@ -54,9 +55,9 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
 
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
   const result = await em.execute<QueryResult>(
-    `update "page" set "tags" = array_remove("tags", ?), "updated_at" = now()
+    `update "page" set "tags" = array_remove("tags", ?), "updated_at" = ?
      where "user_id" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
-    [tag, user.id, pgTextArray(ids), tag],
+    [tag, clock.now(), user.id, pgTextArray(ids), tag],
     'run',
   );
   return result.affectedRows;
@@ -179,6 +180,6 @@ export async function moveToFolder(
   return em.nativeUpdate(
     Page,
     { id: { $in: ids }, user: user.id },
-    { folder: folderId, updatedAt: new Date() },
+    { folder: folderId, updatedAt: clock.now() },
   );
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClipStatus } from '../../../src/enums.ts';
 import { cleanTitle } from '../../../src/rules/title.ts';
+import { clock } from '../../clock.ts';
 import { Page, PageContent } from '../../db/entities/index.ts';
 import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
 import { decodeHtml } from '../clip/decode.ts';
@@ -87,7 +88,7 @@ export async function clipPage(
       originalHtml: html,
       contentHtml,
       text: article.text,
-      updatedAt: new Date(),
+      updatedAt: clock.now(),
     });
     await tem.nativeUpdate(
       Page,
@@ -103,8 +104,8 @@ export async function clipPage(
         wordCount: article.wordCount,
         clipStatus: ClipStatus.done,
         clipError: null,
-        clippedAt: new Date(),
-        updatedAt: new Date(),
+        clippedAt: clock.now(),
+        updatedAt: clock.now(),
       },
     );
   });
@@ -116,11 +117,11 @@ export async function markClipFailed(em: EntityManager, pageId: string, reason: 
   await em.nativeUpdate(
     Page,
     { id: pageId },
-    { clipStatus: ClipStatus.failed, clipError: reason.slice(0, 64), updatedAt: new Date() },
+    { clipStatus: ClipStatus.failed, clipError: reason.slice(0, 64), updatedAt: clock.now() },
   );
 }
 
 /** Between retries the page waits in the queue again (status 3). */
 export async function markClipQueued(em: EntityManager, pageId: string): Promise<void> {
-  await em.nativeUpdate(Page, { id: pageId }, { clipStatus: ClipStatus.queued, updatedAt: new Date() });
+  await em.nativeUpdate(Page, { id: pageId }, { clipStatus: ClipStatus.queued, updatedAt: clock.now() });
 }

@@ -5,6 +5,7 @@ import { AppError } from '../../../src/errors.ts';
 import { jobIds } from '../../../src/jobs.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import { normalizePageUrl } from '../../../src/rules/page-url.ts';
+import { clock } from '../../clock.ts';
 import { Page, PageContent, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 
@@ -26,7 +27,7 @@ async function findOrCreatePage(em: EntityManager, user: User, rawUrl: string, s
   const url = normalizePageUrl(rawUrl);
   if (!url) throw new AppError('BAD_REQUEST', 'errors.urlInvalid');
   const hash = urlHash(url);
-  const now = new Date();
+  const now = clock.now();
   const inserted = await em
     .createQueryBuilder(Page)
     .insert({
@@ -70,7 +71,7 @@ export async function savePageHtml(
   input: { url: string; html: string },
 ) {
   const { page, created } = await findOrCreatePage(em, user, input.url, 'html');
-  await em.upsert(PageContent, { page: page.id, originalHtml: input.html, updatedAt: new Date() });
+  await em.upsert(PageContent, { page: page.id, originalHtml: input.html, updatedAt: clock.now() });
   if (!created) {
     page.source = 'html';
     page.clipStatus = ClipStatus.queued;

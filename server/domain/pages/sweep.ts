@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClipStatus } from '../../../src/enums.ts';
 import { jobIds } from '../../../src/jobs.ts';
+import { clock } from '../../clock.ts';
 import { Page } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { enqueueClip } from './clip.service.ts';
@@ -16,7 +17,7 @@ export const MAX_CLIP_ATTEMPTS = 3;
 export async function sweepStaleClips(
   em: EntityManager,
   queues: Queues,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<{ requeued: number; failed: number }> {
   const stale = await em.find(
     Page,
