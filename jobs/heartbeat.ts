@@ -1,5 +1,5 @@
 // The worker's liveness signal for container health checks: a worker has no HTTP port, so while
-// it runs it writes the time to `DATA_DIR/worker-heartbeat.<hostname>` and `jobs/healthcheck.ts`
+// it runs it writes the time to `DATA_DIR/worker-heartbeat.<hostname>` and `server/cli/healthcheck.ts`
 // judges how fresh that is. One file per host, because scaled workers share the /data volume.
 import fs from 'node:fs/promises';
 import os from 'node:os';

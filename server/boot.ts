@@ -32,21 +32,3 @@ export async function boot(config: AppConfig): Promise<Booted> {
     },
   };
 }
-
-/** Runs `stop` once on SIGINT/SIGTERM, then exits. */
-export function onShutdownSignal(stop: () => Promise<void>): void {
-  let stopping = false;
-  const handler = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal });
-    stop()
-      .then(() => process.exit(0))
-      .catch((err) => {
-        log.error('shutdown failed', { error: String(err) });
-        process.exit(1);
-      });
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-}

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartupError } from './lifecycle.ts';
 import { log } from './log.ts';
 import { CLIENT_DIST } from './static.ts';
 
@@ -27,7 +28,7 @@ export function clientBuildState(root = ROOT, distDir = CLIENT_DIST): ClientBuil
   return sources > built.mtimeMs ? 'stale' : 'fresh';
 }
 
-export class ClientBuildError extends Error {}
+export class ClientBuildError extends StartupError {}
 
 /**
  * The single-machine launcher serves the real app on a fresh clone: it builds the client when

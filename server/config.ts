@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { StartupError } from './lifecycle.ts';
 
 const REGIONS = ['chn', 'euro', 'us'] as const;
 
@@ -80,7 +81,7 @@ export interface AppConfig {
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends StartupError {}
 
 /** Reads and validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {

@@ -62,6 +62,28 @@ export class Lifecycle {
   }
 }
 
+/**
+ * Why the process cannot start, in words that tell the operator what to do: printed as it is,
+ * without a stack.
+ */
+export class StartupError extends Error {}
+
+/**
+ * Starts a process's parts under `lifecycle`, which stops them on a shutdown signal; when the
+ * start fails, says why, stops what had started and exits 1.
+ */
+export async function startProcess(lifecycle: Lifecycle, start: () => Promise<void>): Promise<void> {
+  lifecycle.exitOnSignal();
+  try {
+    await start();
+  } catch (err) {
+    if (err instanceof StartupError) console.error(err.message);
+    else log.error('start failed', errorFields(err));
+    await lifecycle.stop(0);
+    process.exit(1);
+  }
+}
+
 /** Resolves after `ms`, without keeping the process alive for it. */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());

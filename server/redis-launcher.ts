@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartupError } from './lifecycle.ts';
 import { log } from './log.ts';
 import { createRedis } from './queue.ts';
 
@@ -21,7 +22,7 @@ function onPath(binary: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
 }
 
-export class RedisUnavailableError extends Error {}
+export class RedisUnavailableError extends StartupError {}
 
 /**
  * The single-machine launcher's Redis: use REDIS_URL if it answers; else, for a loopback URL

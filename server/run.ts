@@ -2,15 +2,11 @@ import type { Server } from 'node:http';
 import { startWorkers } from '../jobs/workers.ts';
 import { createApp } from './app.ts';
 import { boot } from './boot.ts';
-import { ClientBuildError, ensureClientBuild } from './client-build.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { EmbeddedPostgresError } from './db/embedded-access.ts';
-import { delay, Lifecycle } from './lifecycle.ts';
+import { ensureClientBuild } from './client-build.ts';
+import { loadConfig } from './config.ts';
+import { delay, Lifecycle, startProcess } from './lifecycle.ts';
 import { log, setLogLevel } from './log.ts';
-import { ensureRedis, RedisUnavailableError } from './redis-launcher.ts';
-
-/** Errors that say what to do: printed as they are, without a stack. */
-const EXPLAINED = [ConfigError, RedisUnavailableError, ClientBuildError, EmbeddedPostgresError];
+import { ensureRedis } from './redis-launcher.ts';
 
 export async function runServer(options: {
   withWorkers: boolean;
@@ -21,8 +17,7 @@ export async function runServer(options: {
 }): Promise<void> {
   const startedAt = performance.now();
   const lifecycle = new Lifecycle();
-  lifecycle.exitOnSignal();
-  try {
+  await startProcess(lifecycle, async () => {
     const config = loadConfig();
     setLogLevel(config.logLevel);
     if (options.buildClient) ensureClientBuild();
@@ -46,12 +41,7 @@ export async function runServer(options: {
       region: config.region,
       ms: Math.round(performance.now() - startedAt),
     });
-  } catch (err) {
-    if (EXPLAINED.some((type) => err instanceof type)) console.error((err as Error).message);
-    else log.error('start failed', { error: String(err), stack: (err as Error).stack });
-    await lifecycle.stop(0);
-    process.exit(1);
-  }
+  });
 }
 
 /** Stops accepting, lets requests in flight finish until `drainUntil`, then cuts what is left. */

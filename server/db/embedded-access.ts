@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartupError } from '../lifecycle.ts';
 
 /** The `postgres` account's uid and gids, or undefined where it does not exist yet. */
 function postgresAccount(): { uid: number; gids: Set<number> } | undefined {
@@ -48,4 +49,4 @@ export function postgresUserBlockedAt(target: string): string | undefined {
 }
 
 /** Why the embedded PostgreSQL cannot start here, and what to do instead. */
-export class EmbeddedPostgresError extends Error {}
+export class EmbeddedPostgresError extends StartupError {}
