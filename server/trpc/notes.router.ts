@@ -21,8 +21,8 @@ export const notesRouter = router({
     .input(zClipInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
-      const { page, created } = await clipUrl(ctx.em, ctx.queues, ctx.user, input.url);
-      return { page: toPageSummary(page), created };
+      const { page, created, retried } = await clipUrl(ctx.em, ctx.queues, ctx.user, input.url);
+      return { page: toPageSummary(page), created, retried };
     }),
 
   /** Save a page with its HTML (extension, bookmarklet): parsed the same way, never fetched. */
@@ -31,7 +31,7 @@ export const notesRouter = router({
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
       const { page, created } = await savePageHtml(ctx.em, ctx.queues, ctx.user, input);
-      return { page: toPageSummary(page), created };
+      return { page: toPageSummary(page), created, retried: !created };
     }),
 
   retryClip: protectedProcedure

@@ -37,7 +37,12 @@ export const zPageSummary = z.object({
 });
 export type PageSummary = z.infer<typeof zPageSummary>;
 
-export const zClipResult = z.object({ page: zPageSummary, created: z.boolean() });
+export const zClipResult = z.object({
+  page: zPageSummary,
+  created: z.boolean(),
+  /** Saved before and queued again: a failed clip is retried, sent HTML is parsed anew. */
+  retried: z.boolean(),
+});
 
 export const zPageDetail = zPageSummary.extend({ contentHtml: z.string(), text: z.string() });
 export type PageDetail = z.infer<typeof zPageDetail>;

@@ -22,10 +22,11 @@ export function SaveUrlForm() {
   const [error, setError] = useState<string | null>(null);
   const clip = useMutation(
     trpc.notes.clip.mutationOptions({
-      onSuccess: ({ page, created }) => {
+      onSuccess: ({ page, created, retried }) => {
         cache.saved(page);
         setUrl('');
-        if (!created) notify.info('clip.alreadySaved');
+        if (retried) notify.info('clip.savedAgainRetrying');
+        else if (!created) notify.info('clip.alreadySaved');
       },
       onError: (cause) => setError(errorMessage(cause, t)),
     }),

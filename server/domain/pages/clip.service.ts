@@ -53,11 +53,15 @@ export async function enqueueClip(queues: Queues, page: Page): Promise<void> {
   await queues.clip.add('clip', { pageId: page.id }, { jobId: jobIds.clip(page.id, page.clipAttempts) });
 }
 
-/** Saves a URL: the worker fetches and parses it. Saving it again returns the existing page. */
+/**
+ * Saves a URL: the worker fetches and parses it. Saving it again returns the existing page,
+ * and a page whose clip failed is queued again (`retried`), as the user plainly wants it.
+ */
 export async function clipUrl(em: EntityManager, queues: Queues, user: User, rawUrl: string) {
   const { page, created } = await findOrCreatePage(em, user, rawUrl, 'url');
   if (created) await enqueueClip(queues, page);
-  return { page, created };
+  const retried = !created && (await requeueFailedClip(em, queues, page));
+  return { page, created, retried };
 }
 
 /**
@@ -87,11 +91,24 @@ export async function savePageHtml(
 export async function retryClip(em: EntityManager, queues: Queues, user: User, id: string): Promise<Page> {
   const page = await em.findOne(Page, { id, user: user.id });
   if (!page) throw new AppError('NOT_FOUND');
-  if (page.clipStatus !== ClipStatus.failed) return page;
-  page.clipStatus = ClipStatus.queued;
-  page.clipError = null;
-  page.clipAttempts += 1;
-  await em.flush();
-  await enqueueClip(queues, page);
+  await requeueFailedClip(em, queues, page);
   return page;
+}
+
+/**
+ * Queues a failed clip again and answers whether it did. One conditional UPDATE, so of two
+ * retries at once only one moves the page on (and enqueues its next attempt).
+ */
+async function requeueFailedClip(em: EntityManager, queues: Queues, page: Page): Promise<boolean> {
+  const rows = await em.execute<{ clip_attempts: number }[]>(
+    `update "page" set "clip_status" = ?, "clip_error" = null, "clip_attempts" = "clip_attempts" + 1,
+       "updated_at" = ?
+     where "id" = ? and "clip_status" = ? returning "clip_attempts"`,
+    [ClipStatus.queued, clock.now(), page.id, ClipStatus.failed],
+  );
+  const [row] = rows;
+  if (!row) return false;
+  await em.refresh(page);
+  await enqueueClip(queues, page);
+  return true;
 }
