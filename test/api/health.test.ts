@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createQueues, createRedis } from '../../server/queue.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -25,18 +26,20 @@ beforeAll(async () => {
   redisProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
     stdio: 'ignore',
   });
-  for (let i = 0; i < 50; i++) {
-    const probe = createRedis(`redis://127.0.0.1:${port}`, 'probe');
-    probe.on('error', () => {});
-    const up = await probe
-      .connect()
-      .then(() => true)
-      .catch(() => false);
-    probe.disconnect();
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('test redis-server did not start');
+  await waitFor(
+    async () => {
+      const probe = createRedis(`redis://127.0.0.1:${port}`, 'probe');
+      probe.on('error', () => {});
+      const up = await probe
+        .connect()
+        .then(() => true)
+        .catch(() => false);
+      probe.disconnect();
+      return up ? true : undefined;
+    },
+    60_000,
+    'the test redis-server to start',
+  );
 });
 
 afterAll(async () => {

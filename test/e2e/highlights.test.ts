@@ -162,7 +162,7 @@ describe('highlighting in the reader (Chromium)', () => {
     });
     const greenId = saved[0]?.id as string;
     expect(saved[0]).toMatchObject({ text: first, slotId: 2, coreType: CoreType.highlight, style: 1 });
-    expect(await markText(page, greenId)).toBe(first);
+    await expect.poll(() => markText(page, greenId), UI_WAIT).toBe(first);
     expect(await marksOf(page, greenId).first().getAttribute('style')).toContain('#81C78438');
     expect(await marksOf(page, greenId).first().getAttribute('class')).toContain('hl-style-1');
 
@@ -186,8 +186,8 @@ describe('highlighting in the reader (Chromium)', () => {
     });
     const pinkId = saved.find((h) => h.id !== greenId)?.id as string;
     expect(saved.find((h) => h.id === pinkId)).toMatchObject({ text: crossing, slotId: 4 });
+    await expect.poll(() => markText(page, pinkId), UI_WAIT).toBe(crossing);
     await expect.poll(() => marksOf(page, pinkId).count(), UI_WAIT).toBe(3);
-    expect(await markText(page, pinkId)).toBe(crossing);
     expect(await page.locator('.reader-content em mark').textContent()).toBe('more words');
 
     // 3. Annotate with math: KaTeX typesets it.
@@ -220,8 +220,8 @@ describe('highlighting in the reader (Chromium)', () => {
     // 5. Reload: the marks come back in place.
     await page.reload();
     await marksOf(page, pinkId).first().waitFor();
-    expect(await markText(page, greenId)).toBe(first);
-    expect(await markText(page, pinkId)).toBe(crossing);
+    await expect.poll(() => markText(page, greenId), UI_WAIT).toBe(first);
+    await expect.poll(() => markText(page, pinkId), UI_WAIT).toBe(crossing);
 
     // 6. Recolour in the card.
     card = await openCard(page, greenId);

@@ -8,12 +8,18 @@ import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
 import { makeClippedPage } from '../helpers/pages.ts';
 import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let deps: TestDeps;
 let server: RunningServer;
 let browser: Browser;
 
 let app: BrowserApp;
+
+/** How long a wait for the UI may take: far beyond what a loaded machine needs. */
+const UI_WAIT_MS = 20_000;
+/** Scrolling through a hundred chunks of 100 rows: about 10 s on an idle machine. */
+const SCROLL_TO_END_MS = 150_000;
 
 beforeAll(async () => {
   app = await startBrowserApp();
@@ -33,7 +39,7 @@ async function signedInBrowser(
   const context: BrowserContext = await browser.newContext(contextOptions({ viewport }));
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   const page = await context.newPage();
-  page.setDefaultTimeout(8000);
+  page.setDefaultTimeout(UI_WAIT_MS);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
@@ -45,7 +51,7 @@ async function titles(page: BrowserPage): Promise<string[]> {
 }
 
 async function expectTitles(page: BrowserPage, expected: string[]) {
-  await expect.poll(() => titles(page), { timeout: 5000 }).toEqual(expected);
+  await expect.poll(() => titles(page), { timeout: UI_WAIT_MS }).toEqual(expected);
 }
 
 function navLink(page: BrowserPage, nav: string) {
@@ -66,7 +72,9 @@ describe('the library in Chromium', () => {
     await page.goto(`${server.url}/`);
     const all = ['产品', 'Delta archive', 'Gamma stars', 'Beta rivers', 'Alpha gardens'];
     await expectTitles(page, all);
-    await expect.poll(() => navLink(page, 'all').locator('.nav-count').textContent()).toBe('5');
+    await expect
+      .poll(() => navLink(page, 'all').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('5');
 
     // Every left-nav view.
     for (const [nav, expected] of [
@@ -131,7 +139,9 @@ describe('the library in Chromium', () => {
       .click({ modifiers: ['Shift'] });
     await page.getByTestId('bulk-bar').locator('[data-count="2"]').waitFor();
     await page.getByTestId('bulk-bar').locator('[data-action="archive"]').click();
-    await expect.poll(() => navLink(page, 'archive').locator('.nav-count').textContent()).toBe('2');
+    await expect
+      .poll(() => navLink(page, 'archive').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('2');
     expect(await page.getByTestId('bulk-bar').count()).toBe(0);
 
     // Bulk trash, then put one back from the trash and delete the other for good.
@@ -151,7 +161,9 @@ describe('the library in Chromium', () => {
     await doomed.locator('[data-action="delete-forever"]').click();
     await page.getByTestId('confirm-delete-forever').click();
     await page.getByTestId('page-list-empty').waitFor();
-    await expect.poll(() => navLink(page, 'all').locator('.nav-count').textContent()).toBe('4');
+    await expect
+      .poll(() => navLink(page, 'all').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('4');
 
     // Per-item star toggles the state.
     await navLink(page, 'all').click();
@@ -223,28 +235,33 @@ describe('the library in Chromium', () => {
     await page.goto(`${server.url}/`);
     await page.locator('[data-testid="page-item"][data-index="0"]').waitFor();
     const list = page.getByTestId('page-list');
-    for (let i = 0; i < 200; i++) {
-      if ((await list.getAttribute('data-complete')) !== null) break;
-      const rendered = await page.getByTestId('page-item').count();
-      expect(rendered).toBeLessThan(200);
-      const before = Number(await list.getAttribute('data-count'));
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await expect
-        .poll(
-          async () =>
-            Number(await list.getAttribute('data-count')) > before ||
-            (await list.getAttribute('data-complete')) !== null,
-        )
-        .toBe(true);
-    }
+    // Keep scrolling to the bottom until every chunk has loaded; at every step only a window of
+    // rows exists. The list's own attributes say when it is complete, however long that takes.
+    await waitFor(
+      async () => {
+        if ((await list.getAttribute('data-complete')) !== null) return true;
+        expect(await page.getByTestId('page-item').count()).toBeLessThan(200);
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return undefined;
+      },
+      SCROLL_TO_END_MS,
+      'every chunk of the list to load',
+    );
     expect(await list.getAttribute('data-count')).toBe('10000');
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await page.locator('[data-testid="page-item"][data-index="9999"]').waitFor();
+    const last = page.locator('[data-testid="page-item"][data-index="9999"]');
+    await waitFor(
+      async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return (await last.count()) > 0 ? true : undefined;
+      },
+      UI_WAIT_MS,
+      'the last row to be rendered',
+    );
     expect(
       await page.locator('[data-testid="page-item"][data-index="9999"] .page-item-title').textContent(),
     ).toBe('Bulk page 10000');
     expect(await page.getByTestId('page-item').count()).toBeLessThan(200);
     expect(errors).toEqual([]);
     await context.close();
-  }, 90_000);
+  }, 180_000);
 });

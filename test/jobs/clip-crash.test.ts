@@ -16,20 +16,17 @@ let slowRequests = 0;
 
 beforeAll(async () => {
   site = await startSite({
-    // The first request hangs long enough for the test to kill the worker mid-job.
+    // The first request is never answered, so the first worker is still mid-job whenever the test
+    // gets round to killing it; the next request is answered at once.
     '/slow': (_req, res) => {
       slowRequests++;
-      const delay = slowRequests === 1 ? 5_000 : 0;
-      setTimeout(() => {
-        res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.end(
-          article('Survives a crash', [
-            'A paragraph long enough to be the body of an article about crash safety in job queues.'.repeat(
-              3,
-            ),
-          ]),
-        );
-      }, delay).unref();
+      if (slowRequests === 1) return;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(
+        article('Survives a crash', [
+          'A paragraph long enough to be the body of an article about crash safety in job queues.'.repeat(3),
+        ]),
+      );
     },
   });
   deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
@@ -58,13 +55,15 @@ function spawnWorker(): ChildProcess {
   return child;
 }
 
+// Two worker processes start, each loading the app, and a job lock must expire: the time limits
+// below leave room for a loaded machine.
 test('kill -9 the worker during a parse: the job runs again and the page is clipped once', async () => {
   const { caller } = await signedInUser(deps);
   const first = spawnWorker();
   const { page } = await caller.notes.clip({ url: `${site.origin}/slow` });
   await waitFor(
     async () => (slowRequests >= 1 ? true : undefined),
-    20_000,
+    60_000,
     'the first worker to start the job',
   );
   expect((await deps.orm.em.fork().findOneOrFail(Page, { id: page.id })).clipStatus).toBe(
@@ -79,7 +78,7 @@ test('kill -9 the worker during a parse: the job runs again and the page is clip
       const p = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
       return p.clipStatus === ClipStatus.done ? p : undefined;
     },
-    30_000,
+    60_000,
     'the page to be clipped by the second worker',
   );
   expect(done.title).toBe('Survives a crash');
@@ -87,4 +86,4 @@ test('kill -9 the worker during a parse: the job runs again and the page is clip
   expect(await deps.orm.em.fork().count(PageContent, { page: page.id })).toBe(1);
   const job = await deps.queues.clip.getJob(jobIds.clip(page.id, 1));
   expect(await job?.getState()).toBe('completed');
-});
+}, 150_000);

@@ -33,15 +33,20 @@ const fakeLookup: HostLookup = async (hostname) => {
   return addresses.map((address) => ({ address }));
 };
 
+// The clipper's own time limits: far beyond what a loopback request needs on a loaded machine.
+// Tests of the limits set their own.
 const baseOptions: GuardedFetchOptions = {
   allowedContentTypes: PAGE_CONTENT_TYPES,
   userAgent: 'MarginTest/1.0',
   maxBytes: 64 * 1024,
-  timeoutMs: 3000,
-  idleTimeoutMs: 1000,
+  timeoutMs: 20_000,
+  idleTimeoutMs: 10_000,
   maxRedirects: 3,
   lookup: fakeLookup,
 };
+
+/** Longer than any test may run: a fetch that ends anyway was ended by something else. */
+const OUT_OF_REACH_MS = 10 * 60_000;
 
 async function refusal(promise: Promise<unknown>): Promise<FetchRefusedError> {
   try {
@@ -223,7 +228,7 @@ describe('hostile targets are refused before connecting', () => {
   ];
 
   test.each(cases)('%s → %s', async (url, reason) => {
-    const error = await refusal(guardedFetch(url, { ...baseOptions, timeoutMs: 500 }));
+    const error = await refusal(guardedFetch(url, baseOptions));
     expect(error.reason).toBe(reason);
     expect(error.message).not.toMatch(/\d+\.\d+\.\d+\.\d+|ENOTFOUND|getaddrinfo/);
   });
@@ -307,6 +312,11 @@ describe('against local servers', () => {
       }
       if (path === '/gzip-bomb') {
         return res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(bomb);
+      }
+      if (path === '/bomb-held-open') {
+        // The bomb, and then the body never ends.
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+        return res.write(bomb);
       }
       if (path === '/br-bomb') {
         return res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' }).end(brotliBomb);
@@ -473,10 +483,13 @@ describe('against local servers', () => {
     expect((await refusal(guardedFetch(`${site.origin}${path}`, allowed))).reason).toBe(reason);
   });
 
-  test('a bomb is cut off at the limit, not decompressed in full', async () => {
-    const started = performance.now();
-    await refusal(guardedFetch(`${site.origin}/gzip-bomb`, { ...allowed, maxBytes: 1024 }));
-    expect(performance.now() - started).toBeLessThan(1000);
+  test('a bomb is cut off at the limit as it inflates, not decompressed in full', async () => {
+    // Its body never ends, it is far smaller than the limit on the wire and the timeouts are out
+    // of reach: only the limit on what the decoder puts out can end this fetch.
+    const options = { ...allowed, timeoutMs: OUT_OF_REACH_MS, idleTimeoutMs: OUT_OF_REACH_MS };
+    expect(options.maxBytes).toBeGreaterThan(bomb.length);
+    const error = await refusal(guardedFetch(`${site.origin}/bomb-held-open`, options));
+    expect(error.reason).toBe('too_large');
   });
 
   test.each(['/gzip', '/br', '/deflate', '/deflate-raw'])('%s is decoded', async (path) => {
@@ -498,26 +511,27 @@ describe('against local servers', () => {
     expect(error.status).toBe(404);
   });
 
+  // In the timeout tests the other limit is out of reach, so the one under test is what ends the
+  // fetch; were it broken, the fetch would hang and the test time out.
   test('a slow-drip body hits the idle timeout', async () => {
-    const started = performance.now();
-    const error = await refusal(guardedFetch(`${site.origin}/slow-drip`, { ...allowed, idleTimeoutMs: 150 }));
+    const options = { ...allowed, idleTimeoutMs: 150, timeoutMs: OUT_OF_REACH_MS };
+    const error = await refusal(guardedFetch(`${site.origin}/slow-drip`, options));
     expect(error.reason).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test('a server that never answers hits the idle timeout', async () => {
-    const error = await refusal(guardedFetch(`${site.origin}/silent`, { ...allowed, idleTimeoutMs: 150 }));
+    const options = { ...allowed, idleTimeoutMs: 150, timeoutMs: OUT_OF_REACH_MS };
+    const error = await refusal(guardedFetch(`${site.origin}/silent`, options));
     expect(error.reason).toBe('timeout');
   });
 
   test('a steady drip that never ends hits the total timeout', async () => {
     const started = performance.now();
-    const options = { ...allowed, idleTimeoutMs: 1000, timeoutMs: 400, maxBytes: 1_000_000 };
+    const options = { ...allowed, idleTimeoutMs: OUT_OF_REACH_MS, timeoutMs: 400, maxBytes: 1_000_000 };
     const error = await refusal(guardedFetch(`${site.origin}/fast-drip`, options));
     expect(error.reason).toBe('timeout');
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(390);
-    expect(elapsed).toBeLessThan(1500);
+    // Not cut short: the drip goes on for as long as the limit allows.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(390);
   });
 });
 
@@ -592,12 +606,11 @@ describe('https', () => {
 
 describe('slow name resolution', () => {
   test('a lookup that never answers is cut off by the total timeout', async () => {
+    // The lookup never answers: only the total timeout can end this fetch.
     const hanging: HostLookup = () => new Promise(() => {});
-    const started = performance.now();
     const error = await refusal(
       guardedFetch('http://slow.test/', { ...baseOptions, lookup: hanging, timeoutMs: 200 }),
     );
     expect(error.reason).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
