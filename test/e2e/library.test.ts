@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-co
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { User } from '../../server/db/entities/index.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
-import { contextOptions } from '../helpers/browser.ts';
+import { newContext } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
@@ -36,7 +36,7 @@ async function signedInBrowser(
   user: Awaited<ReturnType<typeof signedInUser>>,
   viewport = { width: 1280, height: 800 },
 ) {
-  const context: BrowserContext = await browser.newContext(contextOptions({ viewport }));
+  const context: BrowserContext = await newContext(browser, { viewport });
   await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
   const page = await context.newPage();
   page.setDefaultTimeout(UI_WAIT_MS);
