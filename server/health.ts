@@ -5,7 +5,8 @@ export interface HealthReport {
   checks: { postgres: boolean; redis: boolean };
 }
 
-const CHECK_TIMEOUT_MS = 1_500;
+/** Long enough for a loaded machine, short enough for a container probe (5 s). */
+const CHECK_TIMEOUT_MS = 3_000;
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([
