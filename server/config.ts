@@ -11,6 +11,13 @@ const zOptionalUrl = z
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
 
+/** Empty counts as unset: compose passes an unset `${VAR:-}` as "". */
+const zOptionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
 const zList = z
   .string()
   .default('')
@@ -50,8 +57,9 @@ const zEnv = z.object({
   /** Per-page time limit of article extraction. */
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   OIDC_ISSUER: zOptionalUrl,
-  OIDC_CLIENT_ID: z.string().optional(),
-  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_CLIENT_ID: zOptionalText,
+  /** Unset or empty for a public client (PKCE only). */
+  OIDC_CLIENT_SECRET: zOptionalText,
 });
 
 /** The names of every environment variable above (deployment files are checked against it). */

@@ -26,6 +26,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
   });
 
+  test('empty settings count as unset (compose passes an unset variable as "")', () => {
+    const config = loadConfig({
+      OIDC_ISSUER: 'https://id.example.test',
+      OIDC_CLIENT_ID: 'margin',
+      OIDC_CLIENT_SECRET: '',
+      SMTP_URL: '',
+    });
+    expect(config.oidc).toEqual({
+      issuer: 'https://id.example.test',
+      clientId: 'margin',
+      clientSecret: undefined,
+    });
+    expect(config.smtpUrl).toBeUndefined();
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.test', OIDC_CLIENT_ID: '' })).toThrow(
+      /OIDC_CLIENT_ID/,
+    );
+  });
+
   test('lists are split on commas', () => {
     expect(loadConfig({ FETCH_ALLOW_TARGETS: '127.0.0.1:8080, localhost:9000' }).fetchAllowTargets).toEqual([
       '127.0.0.1:8080',
