@@ -27,8 +27,10 @@ export class Lifecycle {
 
   /** Stops everything once, however often it is asked; answers whether every step succeeded. */
   stop(drainMs = DRAIN_MS): Promise<boolean> {
-    this.#drainUntil = Date.now() + drainMs;
-    this.#stopping ??= this.#stopAll();
+    if (!this.#stopping) {
+      this.#drainUntil = Date.now() + drainMs;
+      this.#stopping = this.#stopAll();
+    }
     return this.#stopping;
   }
 
