@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createQueues, createRedis } from '../../server/queue.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { serviceEnv } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 async function freePort(): Promise<number> {
@@ -25,6 +26,7 @@ beforeAll(async () => {
   port = await freePort();
   redisProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
     stdio: 'ignore',
+    env: serviceEnv(),
   });
   await waitFor(
     async () => {

@@ -23,7 +23,9 @@ afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 async function probe(env: Record<string, string>): Promise<{ status: number | null; output: string }> {
   const child = spawn(node, ['server/cli/healthcheck.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env },
+    // The test's own environment (and so its clock, even a faked one), as a worker and its
+    // probe share the host's; only the role's settings differ.
+    env: { ...process.env, DATA_DIR: dataDir, ROLE: undefined, ...env },
   });
   let output = '';
   child.stdout.on('data', (d) => {
