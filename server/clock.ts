@@ -19,8 +19,3 @@ export function setClock(start: Date | string): void {
   if (Number.isNaN(offset)) throw new Error(`not an instant: ${String(start)}`);
   current = { now: () => new Date(Date.now() + offset) };
 }
-
-/** Back to the system's time. */
-export function resetClock(): void {
-  current = systemClock;
-}
