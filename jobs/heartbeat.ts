@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { withTimeout } from '../server/health.ts';
 import { log } from '../server/log.ts';
 
 export const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -77,11 +78,4 @@ export async function heartbeatAgeMs(
   } catch {
     return undefined;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('check timed out')), ms).unref()),
-  ]);
 }

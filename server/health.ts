@@ -8,10 +8,11 @@ export interface HealthReport {
 /** Long enough for a loaded machine, short enough for a container probe (5 s). */
 const CHECK_TIMEOUT_MS = 3_000;
 
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
+/** `promise`, or a rejection once `ms` have passed (the timer keeps no process alive). */
+export function withTimeout<T>(promise: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref()),
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms).unref()),
   ]);
 }
 
