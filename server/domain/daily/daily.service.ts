@@ -57,12 +57,13 @@ export async function saveDay(
   input: { date: string; text: string; baseText: string; baseVersion: number },
 ) {
   const id = dailyNoteId(user, input.date);
+  const now = clock.now();
   return em.transactional(async (tem) => {
     // Create the day's row if needed, then lock it so concurrent saves queue up.
     await tem.execute(
       `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
        values (?, ?, ?, ?, '', ?, 0, ?, ?) on conflict ("id") do nothing`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, input.date, clock.now(), clock.now()],
+      [id, user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
     );
     const [row] = await tem.execute<{ text: string; version: number; user_id: string }[]>(
       'select "text", "version", "user_id" from "note" where "id" = ? for update',
@@ -73,7 +74,7 @@ export async function saveDay(
     const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
     await tem.execute(
       'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ?',
-      [text, clock.now(), id],
+      [text, now, id],
     );
     await indexNote(tem, id, { text });
     const note = await tem.findOneOrFail(Note, { id }, { refresh: true });
@@ -94,6 +95,7 @@ export async function appendToToday(em: EntityManager, user: User, text: string,
 
 async function appendToDay(em: EntityManager, user: User, date: string, block: string) {
   const id = dailyNoteId(user, date);
+  const now = clock.now();
   return em.transactional(async (tem) => {
     await tem.execute(
       `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
@@ -102,7 +104,7 @@ async function appendToDay(em: EntityManager, user: User, date: string, block: s
          "text" = case when "note"."text" = '' then excluded."text" else "note"."text" || E'\\n\\n' || excluded."text" end,
          "version" = "note"."version" + 1, "updated_at" = excluded."updated_at"
        where "note"."user_id" = excluded."user_id"`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, block, date, clock.now(), clock.now()],
+      [id, user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
     );
     const note = await tem.findOne(Note, { id, user: user.id }, { refresh: true });
     if (!note) throw new AppError('NOT_FOUND');
