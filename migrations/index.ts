@@ -7,6 +7,7 @@ import { Migration20261121055009_notes } from './Migration20261121055009_notes.t
 import { Migration20261121055626_library } from './Migration20261121055626_library.ts';
 import { Migration20261121055924_daily } from './Migration20261121055924_daily.ts';
 import { Migration20261121063000_page_notes_vector } from './Migration20261121063000_page_notes_vector.ts';
+import { Migration20261123200000_note_owner_key } from './Migration20261123200000_note_owner_key.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -16,4 +17,5 @@ export const MIGRATIONS = [
   Migration20261121055626_library,
   Migration20261121055924_daily,
   Migration20261121063000_page_notes_vector,
+  Migration20261123200000_note_owner_key,
 ];

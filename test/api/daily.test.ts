@@ -154,4 +154,57 @@ describe('daily notes', () => {
     });
     expect((await other.caller.daily.list({ limit: 10, q: 'private' })).items).toEqual([]);
   });
+
+  test("a day's note has an id nobody can derive, and another user taking that id changes nothing", async () => {
+    const owner = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    const days = ['2026-06-01', '2026-06-02'];
+    const notes = await Promise.all(
+      days.map((date) =>
+        owner.caller.daily.save({ date, text: `day ${date}`, baseText: '', baseVersion: 0 }),
+      ),
+    );
+    const ids = notes.map((n) => n.id);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9A-Za-z-]{21,}$/);
+      expect(id).not.toContain(String(owner.user.id));
+      expect(id).not.toContain('0601');
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+    // The old squat: the other user creates a note under the owner's daily id first.
+    const page = await makeClippedPage(deps, other.user.id, { title: 't', text: 'other text' });
+    await other.caller.highlights.create({
+      id: ids[0] as string,
+      pageId: page.id,
+      coreType: CoreType.textNote,
+      text: 'squatting attempt',
+    });
+    await expect(owner.caller.daily.get({ date: '2026-06-01' })).resolves.toMatchObject({
+      id: ids[0],
+      text: 'day 2026-06-01',
+    });
+    await expect(owner.caller.highlights.locate({ id: ids[0] as string })).resolves.toEqual({
+      pageId: null,
+      dailyDate: '2026-06-01',
+    });
+    const next = await owner.caller.daily.save({
+      date: '2026-06-01',
+      text: 'day 2026-06-01, edited',
+      baseText: 'day 2026-06-01',
+      baseVersion: 1,
+    });
+    expect(next).toMatchObject({ id: ids[0], version: 2, merged: false });
+  });
+
+  test('concurrent first saves of a day create one note', async () => {
+    const { caller } = await signedInUser(deps);
+    const saves = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        caller.daily.save({ date: '2026-07-01', text: `tab ${i}`, baseText: '', baseVersion: 0 }),
+      ),
+    );
+    expect(new Set(saves.map((s) => s.id)).size).toBe(1);
+    const day = await caller.daily.get({ date: '2026-07-01' });
+    expect(day).toMatchObject({ id: saves[0]?.id, version: 8, entries: [] });
+  });
 });

@@ -303,16 +303,17 @@ describe('highlights', () => {
     expect((await other.caller.highlights.list({ limit: 50, pageId: page.id })).items).toEqual([]);
     const [still] = await owner.caller.highlights.byPage({ id: page.id });
     expect(still).toMatchObject({ id: h.id, slotId: 1 });
-    // An id already used by someone else is a conflict for the newcomer, never a takeover.
+    // Ids are per owner: someone else's id is free for the newcomer and touches nothing of the owner's.
     const mine = await clippedPage(other.caller);
-    await expect(
-      other.caller.highlights.create({
-        id: h.id,
-        pageId: mine.id,
-        coreType: CoreType.textNote,
-        text: 'reuse your id please',
-      }),
-    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    const theirs = await other.caller.highlights.create({
+      id: h.id,
+      pageId: mine.id,
+      coreType: CoreType.textNote,
+      text: 'reuse your id please',
+    });
+    expect(theirs).toMatchObject({ id: h.id, pageId: mine.id, text: 'reuse your id please' });
+    expect(await owner.caller.highlights.byPage({ id: page.id })).toEqual([still]);
+    expect(await owner.caller.highlights.locate({ id: h.id })).toEqual({ pageId: page.id, dailyDate: null });
   });
 
   test('bad input is refused: unknown colour slot, style, empty text note, bad ids', async () => {

@@ -10,11 +10,6 @@ import { clock } from '../../clock.ts';
 import { Note, type Page, type User } from '../../db/entities/index.ts';
 import { indexNote } from '../search/search-index.ts';
 
-/** The day's own note has an id derived from the user and the day, so it exists at most once. */
-export function dailyNoteId(user: User, date: string): string {
-  return `daily-${user.id}-${date.replaceAll('-', '')}`;
-}
-
 export function today(user: User, now = clock.now()): string {
   return dayKey(now, user.timeZone);
 }
@@ -29,8 +24,9 @@ function toDaily(note: Note): DailyNote {
   };
 }
 
-function emptyDay(user: User, date: string): DailyNote {
-  return { id: dailyNoteId(user, date), date, text: '', version: 0, updatedAt: null };
+/** A day nobody has written in yet; its note gets an id when it is first saved. */
+function emptyDay(date: string): DailyNote {
+  return { id: '', date, text: '', version: 0, updatedAt: null };
 }
 
 export async function getDay(em: EntityManager, user: User, date: string) {
@@ -39,9 +35,9 @@ export async function getDay(em: EntityManager, user: User, date: string) {
     { user: user.id, kind: NoteKind.daily, dailyDate: date },
     { orderBy: { createdAt: 'asc' } },
   );
-  const main = notes.find((n) => n.id === dailyNoteId(user, date));
+  const main = notes.find((n) => n.dailyMain);
   return {
-    ...(main ? toDaily(main) : emptyDay(user, date)),
+    ...(main ? toDaily(main) : emptyDay(date)),
     entries: notes.filter((n) => n !== main).map(toDaily),
   };
 }
@@ -56,28 +52,27 @@ export async function saveDay(
   user: User,
   input: { date: string; text: string; baseText: string; baseVersion: number },
 ) {
-  const id = dailyNoteId(user, input.date);
   const now = clock.now();
   return em.transactional(async (tem) => {
-    // Create the day's row if needed, then lock it so concurrent saves queue up.
+    // Create the day's note if needed, then lock it so concurrent saves queue up.
     await tem.execute(
-      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, '', ?, 0, ?, ?) on conflict ("id") do nothing`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
+      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+       values (?, ?, ?, ?, '', ?, true, 0, ?, ?) on conflict ("user_id", "daily_date") where "daily_main" do nothing`,
+      [newNoteId(), user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
     );
-    const [row] = await tem.execute<{ text: string; version: number; user_id: string }[]>(
-      'select "text", "version", "user_id" from "note" where "id" = ? for update',
-      [id],
+    const [row] = await tem.execute<{ id: string; text: string; version: number }[]>(
+      'select "id", "text", "version" from "note" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
+      [user.id, input.date],
     );
-    if (!row || Number(row.user_id) !== user.id) throw new AppError('NOT_FOUND');
+    if (!row) throw new AppError('NOT_FOUND');
     const merged = row.version !== input.baseVersion;
     const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
     await tem.execute(
-      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "id" = ?',
-      [text, now, id],
+      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "user_id" = ? and "id" = ?',
+      [text, now, user.id, row.id],
     );
-    await indexNote(tem, id, { text });
-    const note = await tem.findOneOrFail(Note, { id }, { refresh: true });
+    await indexNote(tem, { userId: user.id, id: row.id }, { text });
+    const note = await tem.findOneOrFail(Note, { user: user.id, id: row.id }, { refresh: true });
     return { ...toDaily(note), merged };
   });
 }
@@ -94,21 +89,20 @@ export async function appendToToday(em: EntityManager, user: User, text: string,
 }
 
 async function appendToDay(em: EntityManager, user: User, date: string, block: string) {
-  const id = dailyNoteId(user, date);
   const now = clock.now();
   return em.transactional(async (tem) => {
-    await tem.execute(
-      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, ?, ?, 1, ?, ?)
-       on conflict ("id") do update set
+    const [row] = await tem.execute<{ id: string }[]>(
+      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+       values (?, ?, ?, ?, ?, ?, true, 1, ?, ?)
+       on conflict ("user_id", "daily_date") where "daily_main" do update set
          "text" = case when "note"."text" = '' then excluded."text" else "note"."text" || E'\\n\\n' || excluded."text" end,
          "version" = "note"."version" + 1, "updated_at" = excluded."updated_at"
-       where "note"."user_id" = excluded."user_id"`,
-      [id, user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
+       returning "id"`,
+      [newNoteId(), user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
     );
-    const note = await tem.findOne(Note, { id, user: user.id }, { refresh: true });
-    if (!note) throw new AppError('NOT_FOUND');
-    await indexNote(tem, id, note);
+    if (!row) throw new AppError('NOT_FOUND');
+    const note = await tem.findOneOrFail(Note, { user: user.id, id: row.id }, { refresh: true });
+    await indexNote(tem, { userId: user.id, id: row.id }, note);
     return toDaily(note);
   });
 }
@@ -156,7 +150,7 @@ export async function moveHighlightsToDaily(
     text: block,
   });
   await em.flush();
-  await indexNote(em, entry.id, entry);
+  await indexNote(em, { userId: user.id, id: entry.id }, entry);
   return toDaily(entry);
 }
 

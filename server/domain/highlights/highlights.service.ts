@@ -75,13 +75,13 @@ export async function createHighlight(
         createdAt: now,
         updatedAt: now,
       })
-      .onConflict('id')
+      .onConflict(['user', 'id'])
       .ignore()
       .execute('run');
     const note = await tem.findOne(Note, { id: input.id, user: user.id });
     if (!note || (note.page as unknown as { id: string })?.id !== page.id) throw new AppError('CONFLICT');
     if (inserted.affectedRows === 1) {
-      await indexNote(tem, note.id, note);
+      await indexNote(tem, { userId: user.id, id: note.id }, note);
       await indexPageNotes(tem, page.id);
       if (COUNTED.has(input.coreType)) {
         await tem.execute('update "page" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
@@ -117,7 +117,7 @@ export async function updateHighlight(
     }
   }
   await em.flush();
-  await indexNote(em, note.id, note);
+  await indexNote(em, { userId: user.id, id: note.id }, note);
   const pageId = (note.page as unknown as { id: string } | null)?.id;
   if (pageId) await indexPageNotes(em, pageId);
   return note;

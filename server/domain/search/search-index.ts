@@ -13,15 +13,16 @@ export async function indexPage(
   ]);
 }
 
-/** Re-indexes a note: its text and its annotation. */
+/** Re-indexes a note (keyed by owner and id): its text and its annotation. */
 export async function indexNote(
   em: EntityManager,
-  noteId: string,
+  note: { userId: number; id: string },
   fields: { text: string; annotation?: string | null },
 ): Promise<void> {
-  await em.execute('update "note" set "search_vector" = ?::tsvector where "id" = ?', [
+  await em.execute('update "note" set "search_vector" = ?::tsvector where "user_id" = ? and "id" = ?', [
     tsvectorLiteral(fields.text, fields.annotation),
-    noteId,
+    note.userId,
+    note.id,
   ]);
 }
 

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createOrm, type Orm } from '../../server/db/orm.ts';
+import { databaseUrl, withAdmin } from '../helpers/db.ts';
+
+// Upgrades run on databases full of real rows: each data-moving migration is checked against
+// rows written in the shape the migration before it left.
+const name = `margin_mig_${randomBytes(4).toString('hex')}`;
+let orm: Orm;
+
+beforeAll(async () => {
+  await withAdmin((c) => c.query(`create database ${name}`));
+  orm = await createOrm(databaseUrl(name), { pool: { min: 0, max: 2 } });
+});
+afterAll(async () => {
+  await orm?.close();
+  await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+});
+
+test('note ids become per owner; old daily ids are replaced by unguessable ones, text kept', async () => {
+  await orm.migrator.up({ to: 'Migration20261121063000_page_notes_vector' });
+  const sql = orm.em.getConnection();
+  await sql.execute(
+    `insert into "user" ("id", "nickname", "account_id", "created_at", "updated_at")
+     values (7, 'a', 'MAAAAAAAA1', now(), now()), (8, 'b', 'MAAAAAAAA2', now(), now())`,
+  );
+  await sql.execute(
+    `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "version", "created_at", "updated_at")
+     values ('daily-7-20260301', 7, 3, 6, 'old day', '2026-03-01', 4, now(), now()),
+            ('entryOfTheDay0001', 7, 3, 6, 'an extra entry', '2026-03-01', 1, now(), now()),
+            ('sharedClientId01', 7, 1, 6, 'a note', null, 1, now(), now())`,
+  );
+
+  await orm.migrator.up();
+
+  const rows = await sql.execute<{ id: string; user_id: string; text: string; daily_main: boolean }[]>(
+    `select "id", "user_id", "text", "daily_main" from "note" order by "text"`,
+  );
+  expect(rows.map((r) => [r.text, r.daily_main])).toEqual([
+    ['a note', false],
+    ['an extra entry', false],
+    ['old day', true],
+  ]);
+  const day = rows.find((r) => r.daily_main);
+  expect(day?.id).toMatch(/^[0-9a-f]{32}$/);
+  expect(rows.find((r) => r.text === 'an extra entry')?.id).toBe('entryOfTheDay0001');
+  // The same client id under another owner is now a different note.
+  await sql.execute(
+    `insert into "note" ("id", "user_id", "kind", "core_type", "text", "version", "created_at", "updated_at")
+     values ('sharedClientId01', 8, 1, 6, 'b''s note', 1, now(), now())`,
+  );
+  // One day's own note per user and day.
+  await expect(
+    sql.execute(
+      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+       values ('anotherMainOfDay', 7, 3, 6, 'x', '2026-03-01', true, 1, now(), now())`,
+    ),
+  ).rejects.toThrow(/note_daily_main_unique/);
+});
