@@ -2,11 +2,11 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import compression from 'compression';
 import { parse as parseCookies } from 'cookie';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
 import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { sessionCookies } from './http/session-cookie.ts';
 import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
@@ -17,31 +17,6 @@ import type { AppDeps, Context } from './trpc/context.ts';
 
 /** JSON bodies: clipped HTML from the extension is the largest thing we accept. */
 export const BODY_LIMIT = '6mb';
-
-function securityHeaders() {
-  return helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'", 'https:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
-  });
-}
 
 /**
  * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain
@@ -64,7 +39,7 @@ export function createApp(deps: AppDeps): Express {
   const metrics = createMetrics(deps.queues);
 
   app.use(metrics.middleware);
-  app.use(securityHeaders());
+  app.use(securityHeaders(deps.config));
   app.use(compression());
 
   app.get('/healthz', async (_req, res) => {
