@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   documentLexemes,
@@ -54,8 +55,143 @@ describe('search tokens (DESIGN: CJK searched exactly)', () => {
   });
 
   test('literals are quoted for PostgreSQL', () => {
-    expect(tsvectorLiteral("it's a \\ test")).toBe("'it''s' 'a' 'test'");
+    expect(tsvectorLiteral("it's a \\ test")).toBe("'it''s' 'it' 's' 'a' 'test'");
     expect(tsqueryLiteral(queryParts('用户 read'))).toBe("'read':* & '用户'");
     expect(tsqueryLiteral(queryParts('  !!  '))).toBeNull();
+  });
+});
+
+describe('search tokens: symbols that are part of a term are kept (C++, C#, .NET, node.js)', () => {
+  const docs = {
+    cpp: 'Modern C++ in practice',
+    cat: 'The cat sat on the mat',
+    code: 'Readable code and comments',
+    csharp: 'Async streams in C#',
+    dotnet: 'Deploying .NET services',
+    node: 'Streams in node.js',
+    fsharp: 'Pattern matching in F#',
+    aspnet: 'Routing in ASP.NET Core',
+  };
+  const found = (query: string) =>
+    Object.entries(docs)
+      .filter(([, text]) => matches(text, query))
+      .map(([key]) => key);
+
+  test('each symbol term finds exactly the documents that contain it', () => {
+    expect(found('C++')).toEqual(['cpp']);
+    expect(found('c#')).toEqual(['csharp']);
+    expect(found('F#')).toEqual(['fsharp']);
+    expect(found('.NET')).toEqual(['dotnet']);
+    expect(found('node.js')).toEqual(['node']);
+    expect(found('Node.JS')).toEqual(['node']);
+    expect(found('asp.net')).toEqual(['aspnet']);
+  });
+
+  test('plain words keep prefix matching, and find the parts of symbol terms', () => {
+    expect(found('c')).toEqual(['cpp', 'cat', 'code', 'csharp', 'aspnet']);
+    expect(found('ca')).toEqual(['cat']);
+    expect(found('js')).toEqual(['node']);
+    expect(found('net')).toEqual(['dotnet', 'aspnet']);
+    expect(found('stream')).toEqual(['csharp', 'node']);
+  });
+
+  test('a term is indexed whole and by its plain parts', () => {
+    expect(documentLexemes('C++')).toEqual(['c++', 'c']);
+    expect(documentLexemes('C# F#')).toEqual(['c#', 'c', 'f#', 'f']);
+    expect(documentLexemes('.NET')).toEqual(['.net', 'net']);
+    expect(documentLexemes('ASP.NET')).toEqual(['asp.net', 'asp', 'net']);
+    expect(documentLexemes('node.js')).toEqual(['node.js', 'node', 'js']);
+    expect(documentLexemes('Wi-Fi')).toEqual(['wi-fi', 'wi', 'fi']);
+    expect(documentLexemes('e-mail')).toEqual(['e-mail', 'e', 'mail']);
+    expect(documentLexemes('3.14')).toEqual(['3.14', '3', '14']);
+    expect(documentLexemes('v1.2.3')).toEqual(['v1.2.3', 'v1', '2', '3']);
+    expect(documentLexemes('@user')).toEqual(['@user', 'user']);
+    expect(documentLexemes('under_score')).toEqual(['under_score']);
+    expect(documentLexemes('user@example.com')).toEqual(['user@example.com', 'user', 'example', 'com']);
+    expect(documentLexemes('AT&T')).toEqual(['at&t', 'at', 't']);
+    expect(documentLexemes('l’homme')).toEqual(["l'homme", 'l', 'homme']);
+  });
+
+  test('sentence punctuation around a term is not part of it', () => {
+    expect(documentLexemes('I love C++.')).toEqual(['i', 'love', 'c++', 'c']);
+    expect(documentLexemes('(node.js), "F#"; [.NET]!')).toEqual([
+      'node.js',
+      'node',
+      'js',
+      'f#',
+      'f',
+      '.net',
+      'net',
+    ]);
+    expect(documentLexemes('wait...what')).toEqual(['wait', 'what']);
+    expect(documentLexemes('e.g. Mr. Smith')).toEqual(['e.g', 'e', 'g', 'mr', 'smith']);
+    expect(documentLexemes("'quoted' -dash- -- end—start")).toEqual(['quoted', 'dash', 'end', 'start']);
+    expect(documentLexemes('C++/CLI and C#/F#')).toEqual(['c++', 'c', 'cli', 'and', 'c#', 'f#', 'f']);
+    expect(documentLexemes('#tag')).toEqual(['tag']);
+  });
+
+  test('the query looks a term up whole, by prefix, punctuation stripped the same way', () => {
+    expect(tsqueryLiteral(queryParts('C++'))).toBe("'c++':*");
+    expect(tsqueryLiteral(queryParts('C#, .NET.'))).toBe("'c#':* & '.net':*");
+    expect(tsqueryLiteral(queryParts('"node.js"'))).toBe("'node.js':*");
+    expect(tsqueryLiteral(queryParts('Ｃ＃'))).toBe("'c#':*");
+    // While typing: `node.` is still the word node.
+    expect(tsqueryLiteral(queryParts('node.'))).toBe("'node':*");
+  });
+
+  test('CJK next to symbol terms stays exact', () => {
+    expect(documentLexemes('用户node.js')).toEqual(['用', '用户', '户', 'node.js', 'node', 'js']);
+    expect(queryParts('用户 C++')).toEqual({ words: ['c++'], cjkRuns: ['用户'] });
+  });
+
+  test('a term too long to index whole is indexed and queried by its parts', () => {
+    const long = `${'a'.repeat(40)}.${'b'.repeat(40)}`;
+    expect(documentLexemes(long)).toEqual(['a'.repeat(40), 'b'.repeat(40)]);
+    expect(queryParts(long).words).toEqual(['a'.repeat(40), 'b'.repeat(40)]);
+    expect(matches(`see ${long}.`, long)).toBe(true);
+  });
+});
+
+/** A tsquery literal as tsqueryLiteral may write it: quoted lexemes, optionally prefix, joined by &. */
+const SAFE_LEXEME = String.raw`'(?:[^'\\]|''|\\\\)+'`;
+const SAFE_TSQUERY = new RegExp(`^${SAFE_LEXEME}(?::\\*)?(?: & ${SAFE_LEXEME}(?::\\*)?)*$`, 'u');
+const SAFE_TSVECTOR = new RegExp(`^(?:${SAFE_LEXEME}(?: ${SAFE_LEXEME})*)?$`, 'u');
+
+describe('search tokens: hostile input', () => {
+  test('tsquery syntax typed into the box is text, never operators', () => {
+    expect(tsqueryLiteral(queryParts('a:* | b'))).toBe("'a':* & 'b':*");
+    expect(tsqueryLiteral(queryParts("'"))).toBeNull();
+    expect(tsqueryLiteral(queryParts("''"))).toBeNull();
+    expect(tsqueryLiteral(queryParts('\\'))).toBeNull();
+    expect(tsqueryLiteral(queryParts('!( ) <-> <2> & | :*'))).toBe("'2':*");
+    expect(tsqueryLiteral(queryParts("it's"))).toBe("'it''s':*");
+    expect(tsqueryLiteral(queryParts("x' | 'y"))).toBe("'x':* & 'y':*");
+    expect(tsqueryLiteral(queryParts('a\\b'))).toBe("'a':* & 'b':*");
+    expect(tsqueryLiteral(queryParts('c++:*'))).toBe("'c++':*");
+  });
+
+  const hostile = fc.string({
+    unit: fc.constantFrom(...'abcC+#.-_\'’@&|!():*<>\\" ,;用户ＣÉ\u0301\n'.split('')),
+    maxLength: 40,
+  });
+
+  test('any input gives well-formed literals', () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        expect(tsvectorLiteral(text)).toMatch(SAFE_TSVECTOR);
+        const query = tsqueryLiteral(queryParts(text));
+        if (query !== null) expect(query).toMatch(SAFE_TSQUERY);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('index and query agree: a text always finds itself', () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        expect(matches(text, text)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

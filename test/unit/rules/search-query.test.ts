@@ -14,6 +14,11 @@ describe('search: words starting with # become tags; the rest is the query text'
     expect(parseSearchQuery('hello # world ＃')).toEqual({ tags: [], text: 'hello world' }));
   test('# inside a word is text, not a tag', () =>
     expect(parseSearchQuery('C# tips')).toEqual({ tags: [], text: 'C# tips' }));
+  test('terms with symbols stay text: only a leading # makes a tag', () =>
+    expect(parseSearchQuery('C++ F# .NET node.js #c# @user')).toEqual({
+      tags: ['c#'],
+      text: 'C++ F# .NET node.js @user',
+    }));
   test('whitespace in the text is collapsed, including ideographic space', () =>
     expect(parseSearchQuery('  foo \t bar\u3000baz ')).toEqual({ tags: [], text: 'foo bar baz' }));
   test('repeated marks are one tag mark', () => expect(parseSearchQuery('##x').tags).toEqual(['x']));
