@@ -28,9 +28,15 @@ import {
 } from '../domain/account/account.service.ts';
 import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
+import type { Context } from './context.ts';
 import { protectedProcedure, router } from './init.ts';
 
 const sentCode = { cooldownSeconds: CODE_COOLDOWN_SECONDS };
+
+/** Redis for the limits on code checks, and the queues for the follow-up jobs. */
+function limitDeps(ctx: Context) {
+  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues };
+}
 
 export const accountRouter = router({
   updateProfile: protectedProcedure
@@ -76,7 +82,9 @@ export const accountRouter = router({
   bindEmail: protectedProcedure
     .input(zBindEmailInput)
     .output(zMe)
-    .mutation(async ({ ctx, input }) => toMe(await bindEmail(ctx.em, ctx.user, input))),
+    .mutation(async ({ ctx, input }) =>
+      toMe(await bindEmail(ctx.em, limitDeps(ctx), ctx.user, input, ctx.client)),
+    ),
 
   unbindEmail: protectedProcedure.output(z.void()).mutation(({ ctx }) => unbindEmail(ctx.em, ctx.user)),
 
@@ -108,7 +116,7 @@ export const accountRouter = router({
     .input(zDeleteAccountInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteAccount(ctx.em, ctx.queues, ctx.user, ctx.session, input);
+      await deleteAccount(ctx.em, limitDeps(ctx), ctx.user, ctx.session, input, ctx.client);
       ctx.cookies.clear();
     }),
 });

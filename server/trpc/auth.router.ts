@@ -75,7 +75,7 @@ export const authRouter = router({
     .input(zRegisterInput)
     .output(zLoginResult)
     .mutation(async ({ ctx, input }) => {
-      const { user, session } = await register(ctx.em, input, ctx.client);
+      const { user, session } = await register(ctx.em, codeDeps(ctx), input, ctx.client);
       ctx.cookies.set(session);
       return { me: toMe(user) };
     }),
@@ -103,7 +103,7 @@ export const authRouter = router({
   resetPassword: publicProcedure
     .input(zResetPasswordInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => resetPassword(ctx.em, input)),
+    .mutation(({ ctx, input }) => resetPassword(ctx.em, codeDeps(ctx), input, ctx.client)),
 
   qrCreate: publicProcedure.output(zQrCreated).mutation(({ ctx }) => createTicket(qrDeps(ctx), ctx.client)),
 

@@ -4,7 +4,7 @@ import { jobIds } from '../../../src/jobs.ts';
 import { clock } from '../../clock.ts';
 import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
-import { checkCode, consumeCode } from '../auth/codes.service.ts';
+import { type CheckedCode, type CodeDeps, checkCode, consumeCode } from '../auth/codes.service.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeSessions } from '../auth/session.service.ts';
 
@@ -46,12 +46,22 @@ export async function changePassword(
   });
 }
 
+type LimitDeps = Pick<CodeDeps, 'redis' | 'redisPrefix'>;
+
 export async function bindEmail(
   em: EntityManager,
+  deps: LimitDeps,
   user: User,
   input: { email: string; code: string },
+  client: { ip: string | null },
 ): Promise<User> {
-  const code = await checkCode(em, { email: input.email, purpose: 'bind', code: input.code, user });
+  const code = await checkCode(em, deps, {
+    email: input.email,
+    purpose: 'bind',
+    code: input.code,
+    user,
+    ip: client.ip,
+  });
   return em.transactional(async (tem) => {
     await consumeCode(tem, code);
     const taken = await tem.count(User, { email: input.email, id: { $ne: user.id } });
@@ -106,20 +116,27 @@ export const FRESH_SIGN_IN_MS = 15 * 60_000;
 
 export async function deleteAccount(
   em: EntityManager,
-  queues: Queues,
+  deps: LimitDeps & { queues: Queues },
   user: User,
   session: Session,
   input: { password?: string | undefined; code?: string | undefined },
+  client: { ip: string | null },
 ): Promise<void> {
   const fresh = await em.findOneOrFail(User, { id: user.id });
-  let code: VerificationCode | undefined;
+  let code: CheckedCode | undefined;
   if (fresh.passwordHash) {
     if (!(await verifyPassword(fresh.passwordHash, input.password ?? ''))) {
       throw new AppError('BAD_REQUEST', 'errors.passwordWrong');
     }
   } else if (fresh.email) {
     if (!input.code) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
-    code = await checkCode(em, { email: fresh.email, purpose: 'delete', code: input.code, user: fresh });
+    code = await checkCode(em, deps, {
+      email: fresh.email,
+      purpose: 'delete',
+      code: input.code,
+      user: fresh,
+      ip: client.ip,
+    });
   } else if (clock.now().getTime() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
     // No password and no email (a third-party sign-in only): a recent sign-in is the proof.
     throw new AppError('UNAUTHORIZED', 'errors.signInAgain');
@@ -129,7 +146,7 @@ export async function deleteAccount(
     if (fresh.email) await tem.nativeDelete(VerificationCode, { email: fresh.email });
     await tem.nativeDelete(User, { id: fresh.id });
   });
-  await queues.maintenance.add(
+  await deps.queues.maintenance.add(
     'delete-user-files',
     { userId: fresh.id },
     { jobId: jobIds.deleteUserFiles(fresh.id) },

@@ -2,8 +2,9 @@ import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import type { LoginInput, RegisterInput, ResetPasswordInput } from '../../../src/schemas/auth.ts';
+import { clock } from '../../clock.ts';
 import { User } from '../../db/entities/index.ts';
-import { enforceLimits, resetLimit } from '../rate-limit.ts';
+import { claimTry, clearTries, enforceLimits, LIMITS } from '../rate-limit.ts';
 import type { CodeDeps } from './codes.service.ts';
 import { checkCode, consumeCode } from './codes.service.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -40,12 +41,20 @@ export interface SignedInResult {
   session: NewSession;
 }
 
+type LimitDeps = Pick<CodeDeps, 'redis' | 'redisPrefix'>;
+
 export async function register(
   em: EntityManager,
+  deps: LimitDeps,
   input: RegisterInput,
   client: ClientInfo & { language: string | null },
 ): Promise<SignedInResult> {
-  const code = await checkCode(em, { email: input.email, purpose: 'register', code: input.code });
+  const code = await checkCode(em, deps, {
+    email: input.email,
+    purpose: 'register',
+    code: input.code,
+    ip: client.ip,
+  });
   const passwordHash = await hashPassword(input.password);
   return em.transactional(async (tem) => {
     await consumeCode(tem, code);
@@ -58,29 +67,44 @@ export async function register(
 
 /**
  * Email and password. Every failure is the same "Login Failed" and takes the same time, so
- * nobody learns whether an email has an account. Failures are limited per email and per IP.
+ * nobody learns whether an email has an account. Attempts are limited per address, and each
+ * (email, address) pair backs off after a few tries (LIMITS.login): a stranger guessing from
+ * elsewhere slows only themselves, never the owner. Tries are claimed before the password is
+ * checked, so parallel guesses get no more. A success clears its pair.
  */
 export async function login(
   em: EntityManager,
-  deps: Pick<CodeDeps, 'redis' | 'redisPrefix'>,
+  deps: LimitDeps,
   input: LoginInput,
   client: ClientInfo,
 ): Promise<SignedInResult> {
-  const emailKey = `login:email:${input.email}`;
-  await enforceLimits(deps.redis, deps.redisPrefix, [
-    { key: emailKey, max: 10, windowSeconds: 15 * 60 },
-    ...(client.ip ? [{ key: `login:ip:${client.ip}`, max: 50, windowSeconds: 15 * 60 }] : []),
-  ]);
+  if (client.ip) {
+    await enforceLimits(deps.redis, deps.redisPrefix, [
+      { key: `login:ip:${client.ip}`, ...LIMITS.login.perIp },
+    ]);
+  }
+  const pairKey = `login:${input.email}:${client.ip ?? 'unknown'}`;
+  await claimTry(deps.redis, deps.redisPrefix, pairKey, LIMITS.login.backoff, clock.now().getTime());
   const user = await em.findOne(User, { email: input.email });
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new AppError('UNAUTHORIZED', 'toast.loginFailed');
-  await resetLimit(deps.redis, deps.redisPrefix, emailKey);
+  await clearTries(deps.redis, deps.redisPrefix, pairKey);
   return { user, session: await createSession(em, user, client, input.rememberMe) };
 }
 
 /** Sets a new password with an emailed code and signs out every session. */
-export async function resetPassword(em: EntityManager, input: ResetPasswordInput): Promise<void> {
-  const code = await checkCode(em, { email: input.email, purpose: 'reset', code: input.code });
+export async function resetPassword(
+  em: EntityManager,
+  deps: LimitDeps,
+  input: ResetPasswordInput,
+  client: Pick<ClientInfo, 'ip'>,
+): Promise<void> {
+  const code = await checkCode(em, deps, {
+    email: input.email,
+    purpose: 'reset',
+    code: input.code,
+    ip: client.ip,
+  });
   const passwordHash = await hashPassword(input.password);
   await em.transactional(async (tem) => {
     await consumeCode(tem, code);

@@ -13,7 +13,7 @@ import { clock } from '../../clock.ts';
 import { type User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { codeMail } from '../mail/code-mail.ts';
-import { enforceLimits } from '../rate-limit.ts';
+import { enforceLimits, LIMITS } from '../rate-limit.ts';
 
 function digest(salt: string, code: string): string {
   return createHash('sha256').update(`${salt}:${code}`).digest('hex');
@@ -37,7 +37,7 @@ export interface CodeDeps {
 
 /**
  * Issues a 6-digit code valid for 10 minutes and mails it. One per email and purpose per minute,
- * ten an hour per email, thirty an hour per IP. A new code replaces the previous one.
+ * and LIMITS.codeSend per email and per IP. A new code replaces the previous one.
  */
 export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueCodeInput): Promise<void> {
   const cooldownKey = `${deps.redisPrefix}:code-cooldown:${input.purpose}:${input.email}`;
@@ -47,8 +47,8 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
     throw new AppError('TOO_MANY_REQUESTS', 'errors.codeCooldown', { seconds: Math.max(ttl, 1) });
   }
   await enforceLimits(deps.redis, deps.redisPrefix, [
-    { key: `code:email:${input.email}`, max: 10, windowSeconds: 3600 },
-    ...(input.ip ? [{ key: `code:ip:${input.ip}`, max: 30, windowSeconds: 3600 }] : []),
+    { key: `code:email:${input.email}`, ...LIMITS.codeSend.perEmail },
+    ...(input.ip ? [{ key: `code:ip:${input.ip}`, ...LIMITS.codeSend.perIp }] : []),
   ]);
   if (input.deliver === false) return;
 
@@ -76,46 +76,73 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
   });
 }
 
+/** A code that passed `checkCode`, to be used up with `consumeCode`. */
+export interface CheckedCode {
+  id: number;
+}
+
+export interface CheckCodeInput {
+  email: string;
+  purpose: CodePurpose;
+  code: string;
+  /** For codes a signed-in user asked for (binding an email, deleting the account). */
+  user?: User;
+  /** The client's address, for the per-address limit on checks. */
+  ip: string | null;
+}
+
 /**
- * Checks a code without consuming it. A wrong code counts a try (committed at once, whatever
- * happens next); after five, the code is dead. Returns the record to consume in the caller's
+ * Checks a code without consuming it. Checks are limited per email and purpose and per address
+ * (LIMITS.codeCheck). Each check first claims one of the code's CODE_MAX_TRIES tries in a
+ * single UPDATE (so parallel guesses cannot share a try), then compares; after the last try the
+ * code is dead, even for the right digits. Returns the code to consume in the caller's
  * transaction with `consumeCode`.
  */
 export async function checkCode(
   em: EntityManager,
-  input: { email: string; purpose: CodePurpose; code: string; user?: User },
-): Promise<VerificationCode> {
-  const record = await em.findOne(
-    VerificationCode,
+  deps: Pick<CodeDeps, 'redis' | 'redisPrefix'>,
+  input: CheckCodeInput,
+): Promise<CheckedCode> {
+  await enforceLimits(deps.redis, deps.redisPrefix, [
     {
-      email: input.email,
-      purpose: input.purpose,
-      consumedAt: null,
-      expiresAt: { $gt: clock.now() },
-      ...(input.user ? { user: input.user } : {}),
+      key: `code-check:email:${input.purpose}:${input.email}`,
+      ...LIMITS.codeCheck.perEmail,
     },
-    { orderBy: { id: 'desc' } },
+    ...(input.ip ? [{ key: `code-check:ip:${input.ip}`, ...LIMITS.codeCheck.perIp }] : []),
+  ]);
+  const live = [input.email, input.purpose, clock.now(), ...(input.user ? [input.user.id] : [])];
+  const newestLive = `select "id" from "verification_code"
+    where "email" = ? and "purpose" = ? and "consumed_at" is null and "expires_at" > ?
+    ${input.user ? 'and "user_id" = ?' : ''}
+    order by "id" desc limit 1`;
+  // One statement, committed at once: row locks serialize concurrent claims, and each re-tests
+  // its conditions on the row as the previous claim left it, so at most CODE_MAX_TRIES succeed.
+  const [claimed] = await em.execute<{ id: string; salt: string; code_hash: string; attempts: number }[]>(
+    `update "verification_code" set "attempts" = "attempts" + 1
+     where "id" = (${newestLive}) and "consumed_at" is null and "attempts" < ?
+     returning "id", "salt", "code_hash", "attempts"`,
+    [...live, CODE_MAX_TRIES],
   );
-  if (!record) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
-  if (record.attempts >= CODE_MAX_TRIES) throw new AppError('BAD_REQUEST', 'errors.codeTooManyTries');
-  const expected = Buffer.from(record.codeHash, 'hex');
-  const given = Buffer.from(digest(record.salt, input.code), 'hex');
+  if (!claimed) {
+    const [exhausted] = await em.execute<{ id: string }[]>(newestLive, live);
+    throw new AppError('BAD_REQUEST', exhausted ? 'errors.codeTooManyTries' : 'errors.codeInvalid');
+  }
+  const expected = Buffer.from(claimed.code_hash, 'hex');
+  const given = Buffer.from(digest(claimed.salt, input.code), 'hex');
   if (!timingSafeEqual(expected, given)) {
-    const attempts = record.attempts + 1;
-    await em.nativeUpdate(VerificationCode, { id: record.id }, { attempts });
     throw new AppError(
       'BAD_REQUEST',
-      attempts >= CODE_MAX_TRIES ? 'errors.codeTooManyTries' : 'errors.codeInvalid',
+      claimed.attempts >= CODE_MAX_TRIES ? 'errors.codeTooManyTries' : 'errors.codeInvalid',
     );
   }
-  return record;
+  return { id: Number(claimed.id) };
 }
 
 /** Marks a checked code used; a concurrent second use of the same code finds nothing to mark. */
-export async function consumeCode(em: EntityManager, record: VerificationCode): Promise<void> {
+export async function consumeCode(em: EntityManager, code: CheckedCode): Promise<void> {
   const updated = await em.nativeUpdate(
     VerificationCode,
-    { id: record.id, consumedAt: null },
+    { id: code.id, consumedAt: null },
     { consumedAt: clock.now() },
   );
   if (updated !== 1) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
