@@ -9,7 +9,9 @@ import {
   type QrRequester,
   QrStatus,
 } from '../../../src/schemas/auth.ts';
+import { clock } from '../../clock.ts';
 import { User } from '../../db/entities/index.ts';
+import { enforceLimits, LIMITS } from '../rate-limit.ts';
 import { type ClientInfo, createSession, type NewSession } from './session.service.ts';
 
 interface Ticket {
@@ -65,8 +67,17 @@ async function transition(
   return raw ? (JSON.parse(raw) as Ticket) : null;
 }
 
-/** A new two-minute ticket; the QR code encodes the URL a signed-in phone opens. */
+/**
+ * A new two-minute ticket; the QR code encodes the URL a signed-in phone opens. Each is a Redis
+ * key, so creating them is limited per address (LIMITS.qrCreate), and each expires on its own.
+ */
 export async function createTicket(deps: QrDeps, client: ClientInfo): Promise<QrCreated> {
+  if (client.ip) {
+    await enforceLimits(deps.redis, deps.redisPrefix, [
+      { key: `qr:ip:${client.ip}:minute`, ...LIMITS.qrCreate.perIpMinute },
+      { key: `qr:ip:${client.ip}:hour`, ...LIMITS.qrCreate.perIpHour },
+    ]);
+  }
   const ticketId = randomBytes(18).toString('base64url');
   const secret = randomBytes(24).toString('base64url');
   const ticket: Ticket = {
@@ -75,7 +86,7 @@ export async function createTicket(deps: QrDeps, client: ClientInfo): Promise<Qr
     userId: null,
     userAgent: client.userAgent?.slice(0, 300) ?? null,
     ip: client.ip,
-    createdAt: Date.now(),
+    createdAt: clock.now().getTime(),
   };
   await deps.redis.set(key(deps, ticketId), JSON.stringify(ticket), 'EX', QR_TICKET_TTL_SECONDS);
   const url = `${deps.publicUrl}/qrlogin/${ticketId}`;
