@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { StartupError } from './lifecycle.ts';
@@ -28,6 +29,49 @@ const zList = z
       .filter(Boolean),
   );
 
+/** Express's names for address ranges (proxy-addr), usable in TRUST_PROXY. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, `address/prefix` or `address/netmask`, as proxy-addr accepts them. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * Express's `trust proxy`, from TRUST_PROXY. Unset, empty or `false`: no proxy is trusted and
+ * X-Forwarded-For is ignored (a client could otherwise pick its own IP for rate limits and
+ * session records). `true` trusts every hop, a number trusts that many hops, and otherwise a
+ * comma-separated list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal.
+ */
+const zTrustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx): TrustProxy => {
+    if (!v || v === 'false') return false;
+    if (v === 'true') return true;
+    if (/^\d+$/.test(v)) return Number(v);
+    const entries = v.split(',').map((s) => s.trim());
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `not an address, CIDR range, hop count or loopback/linklocal/uniquelocal: ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+/** What Express's `trust proxy` takes: trust nothing/everything, a hop count, or addresses. */
+export type TrustProxy = boolean | number | string[];
+
 /** Every setting the app reads from the environment, validated once at start. */
 const zEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -46,7 +90,7 @@ const zEnv = z.object({
   MAIL_FROM: z.string().min(3).default('Margin <no-reply@margin.localhost>'),
   REGION: z.enum(REGIONS).default('us'),
   DATA_DIR: z.string().min(1).default('./data'),
-  TRUST_PROXY: z.string().default('loopback'),
+  TRUST_PROXY: zTrustProxy,
   /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
   FETCH_ALLOW_TARGETS: zList,
   /** Run BullMQ workers inside the HTTP process (the single-machine `npm start`). */
@@ -80,7 +124,7 @@ export interface AppConfig {
   mailFrom: string;
   region: Region;
   dataDir: string;
-  trustProxy: string;
+  trustProxy: TrustProxy;
   fetchAllowTargets: string[];
   inlineWorkers: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';

@@ -9,7 +9,8 @@ let deps: TestDeps;
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  // Requests come from loopback; trusting it as the proxy lets X-Forwarded-Proto say https.
+  deps = await createTestDeps({ TRUST_PROXY: 'loopback' });
   app = createApp(deps);
   const em = deps.orm.em.fork();
   em.create(User, {

@@ -50,4 +50,28 @@ describe('configuration', () => {
       'localhost:9000',
     ]);
   });
+
+  test('TRUST_PROXY: no proxy is trusted unless one is configured', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  test('TRUST_PROXY takes what Express takes: names, addresses, CIDR ranges, hop counts, true', () => {
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.0/8']);
+    expect(
+      loadConfig({ TRUST_PROXY: 'loopback, uniquelocal, 192.0.2.7, fd00::/8, 10.0.0.0/255.0.0.0' })
+        .trustProxy,
+    ).toEqual(['loopback', 'uniquelocal', '192.0.2.7', 'fd00::/8', '10.0.0.0/255.0.0.0']);
+  });
+
+  test('a TRUST_PROXY Express would not understand fails start-up, naming the bad entry', () => {
+    for (const bad of ['yes', 'loopback,proxy.example', '10.0.0.0/33', '10.0.0.1/8/8', '::1/129']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: 'loopback,proxy.example' })).toThrow(/proxy\.example/);
+  });
 });
