@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { FOLDER_NAME_MAX } from '../constants.ts';
+import { zText } from './text.ts';
 
 export type FolderNameError = 'empty' | 'forbiddenChars' | 'tooLong';
 export type FolderNameResult = { ok: true; name: string } | { ok: false; error: FolderNameError };
@@ -24,9 +24,12 @@ export function validateFolderName(raw: string): FolderNameResult {
   return { ok: true, name };
 }
 
+/** What a folder name may be before trimming: room for padding, not for a megabyte of spaces. */
+const FOLDER_NAME_RAW_MAX = 256;
+
 /** Folder name schema: trims and NFC-normalises, then applies `validateFolderName`. */
-export const zFolderName = z
-  .string()
+export const zFolderName = zText()
+  .max(FOLDER_NAME_RAW_MAX, FOLDER_NAME_ERROR_KEYS.tooLong)
   .normalize('NFC')
   .trim()
   .superRefine((value, ctx) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zText } from './text.ts';
 
 /** Highlight and note id alphabet: digits, hyphen and letters (63 symbols). */
 export const NOTE_ID_ALPHABET = '0123456789-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -34,4 +34,6 @@ export function newNoteId(length: number = NOTE_ID_DEFAULT_LENGTH): string {
   return id;
 }
 
-export const zNoteId = z.string().regex(NOTE_ID_PATTERN, { message: 'errors.invalidNoteId' });
+export const zNoteId = zText()
+  .max(NOTE_ID_MAX_LENGTH, 'errors.invalidNoteId')
+  .regex(NOTE_ID_PATTERN, { message: 'errors.invalidNoteId' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isLanguage } from '../constants.ts';
 import { LoginType } from '../enums.ts';
+import { zText } from '../rules/text.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -12,8 +13,7 @@ export const QR_TICKET_TTL_SECONDS = 120;
 export const NICKNAME_MAX = 32;
 
 /** Spec messages: "Email is Empty" for an empty email. Emails are compared lower-cased. */
-export const zEmail = z
-  .string()
+export const zEmail = zText()
   .trim()
   .min(1, 'errors.emailEmpty')
   .max(254, 'errors.emailInvalid')
@@ -21,22 +21,18 @@ export const zEmail = z
   .transform((e) => e.toLowerCase());
 
 /** Spec: "Password required" when empty. */
-export const zPassword = z
-  .string()
+export const zPassword = zText()
   .min(1, 'errors.passwordRequired')
   .min(PASSWORD_MIN, 'errors.passwordTooShort')
   .max(PASSWORD_MAX, 'errors.passwordTooLong');
 
 /** Signing in checks only presence: a wrong length is just a wrong password. */
-export const zLoginPassword = z
-  .string()
-  .min(1, 'errors.passwordRequired')
-  .max(1024, 'errors.passwordTooLong');
+export const zLoginPassword = zText().min(1, 'errors.passwordRequired').max(1024, 'errors.passwordTooLong');
 
-export const zCode = z
-  .string()
+export const zCode = zText()
   .trim()
   .min(1, 'errors.cannotBeEmpty')
+  .max(32, 'errors.codeInvalid')
   .regex(/^\d{6}$/, 'errors.codeInvalid');
 
 export const CodePurpose = {
@@ -54,13 +50,16 @@ export type SendCodeInput = z.infer<typeof zSendCodeInput>;
 export const zSendCodeResult = z.object({ cooldownSeconds: z.number().int() });
 export type SendCodeResult = z.infer<typeof zSendCodeResult>;
 
+/** The new password typed again: compared with it, so only presence and size are checked here. */
+const zRepeatPassword = zText().min(1, 'errors.cannotBeEmpty').max(PASSWORD_MAX, 'errors.passwordMismatch');
+
 /** An emailed code plus a new password typed twice: signing up and recovering share it. */
 const zCodeAndNewPassword = z
   .object({
     email: zEmail,
     code: zCode,
     password: zPassword,
-    repeatPassword: z.string().min(1, 'errors.cannotBeEmpty'),
+    repeatPassword: zRepeatPassword,
   })
   .refine((v) => v.password === v.repeatPassword, {
     message: 'errors.passwordMismatch',
@@ -116,7 +115,9 @@ export const QrStatus = {
 } as const;
 export type QrStatus = (typeof QrStatus)[keyof typeof QrStatus];
 
-export const zQrTicketId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'errors.invalidInput');
+export const zQrTicketId = zText()
+  .max(64, 'errors.invalidInput')
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, 'errors.invalidInput');
 
 export const zQrCreated = z.object({
   ticketId: zQrTicketId,
@@ -128,7 +129,7 @@ export const zQrCreated = z.object({
 });
 export type QrCreated = z.infer<typeof zQrCreated>;
 
-export const zQrPollInput = z.object({ ticketId: zQrTicketId, secret: z.string().min(16).max(128) });
+export const zQrPollInput = z.object({ ticketId: zQrTicketId, secret: zText().min(16).max(128) });
 export const zQrPollResult = z.object({
   status: z.enum(Object.values(QrStatus) as [QrStatus, ...QrStatus[]]),
 });
@@ -144,20 +145,21 @@ export const zQrDecideInput = z.object({ ticketId: zQrTicketId, approve: z.boole
 
 // Account settings -----------------------------------------------------------------------------
 
-export const zNickname = z
-  .string()
+export const zNickname = zText()
   .trim()
   .min(1, 'errors.nicknameEmpty')
   .max(NICKNAME_MAX, 'errors.nicknameTooLong');
 export const zUpdateProfileInput = z.object({ nickname: zNickname });
-export const zSetLanguageInput = z.object({ language: z.string().refine(isLanguage, 'errors.invalidInput') });
+export const zSetLanguageInput = z.object({
+  language: zText().max(16, 'errors.invalidInput').refine(isLanguage, 'errors.invalidInput'),
+});
 
 /** `oldPassword` is required when the account has a password; an account without one sets it. */
 export const zChangePasswordInput = z
   .object({
     oldPassword: zLoginPassword.optional(),
     password: zPassword,
-    repeatPassword: z.string().min(1, 'errors.cannotBeEmpty'),
+    repeatPassword: zRepeatPassword,
   })
   .refine((v) => v.password === v.repeatPassword, {
     message: 'errors.passwordMismatch',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ColourSlot, CoreType, HighlightStyle } from '../enums.ts';
 import { zNoteId } from '../rules/note-id.ts';
+import { zText } from '../rules/text.ts';
 import { zPageId } from './notes.ts';
 
 export const HIGHLIGHT_TEXT_MAX = 20_000;
@@ -11,8 +12,7 @@ export const TAGS_PER_ITEM_MAX = 20;
 const zSlot = z.number().int().min(ColourSlot.c1).max(ColourSlot.c6);
 const zStyle = z.number().int().min(HighlightStyle.background).max(HighlightStyle.bold);
 
-export const zTag = z
-  .string()
+export const zTag = zText()
   .trim()
   .min(1, 'errors.cannotBeEmpty')
   .max(TAG_MAX, 'errors.tagTooLong')
@@ -25,9 +25,9 @@ export const zTags = z
 export const zSelectors = z.object({
   quote: z.object({
     type: z.literal('TextQuoteSelector'),
-    exact: z.string().min(1).max(HIGHLIGHT_TEXT_MAX),
-    prefix: z.string().max(256),
-    suffix: z.string().max(256),
+    exact: zText().min(1).max(HIGHLIGHT_TEXT_MAX),
+    prefix: zText().max(256),
+    suffix: zText().max(256),
   }),
   position: z
     .object({
@@ -38,13 +38,12 @@ export const zSelectors = z.object({
     .refine((p) => p.end > p.start, 'errors.invalidInput'),
 });
 
-const zHttpUrl = z
-  .string()
+const zHttpUrl = zText()
   .max(4096)
   .refine((u) => /^https?:\/\//i.test(u), 'errors.urlInvalid');
 
 /** Markdown with $…$ / $$…$$ math; the server refuses formulas KaTeX cannot typeset. */
-export const zAnnotation = z.string().max(ANNOTATION_MAX, 'errors.tooLong');
+export const zAnnotation = zText().max(ANNOTATION_MAX, 'errors.tooLong');
 
 export const zCreateHighlightInput = z
   .object({
@@ -55,7 +54,7 @@ export const zCreateHighlightInput = z
       z.literal(CoreType.image),
       z.literal(CoreType.textNote),
     ]),
-    text: z.string().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').default(''),
+    text: zText().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').default(''),
     slotId: zSlot.default(ColourSlot.c1),
     style: zStyle.default(HighlightStyle.background),
     imageUrl: zHttpUrl.nullish(),
@@ -81,7 +80,7 @@ export const zUpdateHighlightInput = z.object({
   id: zNoteId,
   slotId: zSlot.optional(),
   style: zStyle.optional(),
-  text: z.string().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').optional(),
+  text: zText().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').optional(),
   annotation: zAnnotation.nullable().optional(),
   tags: zTags.optional(),
 });
@@ -119,11 +118,11 @@ export type HighlightListItem = z.infer<typeof zHighlightListItem>;
 export const zHighlightListInput = z.object({
   pageId: zPageId.optional(),
   /** Keyword search over highlight text and annotations (CJK-exact, see src/search/tokens.ts). */
-  q: z.string().max(200).optional(),
+  q: zText().max(200).optional(),
   slotId: zSlot.optional(),
   tag: zTag.optional(),
   limit: z.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).nullish(),
+  cursor: zText().max(200).nullish(),
 });
 export const zHighlightList = z.object({
   items: z.array(zHighlightListItem),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Flow, SortOrder } from '../enums.ts';
 import { zFolderName } from '../rules/folder-name.ts';
+import { zText } from '../rules/text.ts';
 import { zTag } from './highlights.ts';
 import { zPageId, zPageSummary } from './notes.ts';
 
@@ -9,17 +10,19 @@ export const NAV_VIEWS = ['all', 'later', 'star', 'archive', 'unarchive', 'trash
 export type NavView = (typeof NAV_VIEWS)[number];
 
 export const BULK_MAX = 500;
-export const zFolderId = z.string().regex(/^[0-9A-Za-z-]{8,32}$/, 'errors.notFound');
+export const zFolderId = zText()
+  .max(32, 'errors.notFound')
+  .regex(/^[0-9A-Za-z-]{8,32}$/, 'errors.notFound');
 
 export const zLibraryListInput = z.object({
   nav: z.enum(NAV_VIEWS).default('all'),
   tag: zTag.optional(),
   folderId: zFolderId.optional(),
   /** One search box: `#word` becomes a tag filter, the rest searches titles, text, highlights and notes. */
-  q: z.string().max(200).optional(),
+  q: zText().max(200).optional(),
   sort: z.enum(Object.values(SortOrder) as [SortOrder, ...SortOrder[]]).default(SortOrder.newestFirst),
   limit: z.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(300).nullish(),
+  cursor: zText().max(300).nullish(),
 });
 export type LibraryListInput = z.infer<typeof zLibraryListInput>;
 

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import { PAGE_URL_MAX } from '../rules/page-url.ts';
+import { zText } from '../rules/text.ts';
 
 export const SAVE_PAGE_HTML_MAX = 5 * 1024 * 1024;
 
-export const zPageId = z.string().regex(/^[0-9A-Za-z-]{8,32}$/, 'errors.notFound');
+export const zPageId = zText()
+  .max(32, 'errors.notFound')
+  .regex(/^[0-9A-Za-z-]{8,32}$/, 'errors.notFound');
 
 export const zClipInput = z.object({
-  url: z.string().trim().min(1, 'errors.cannotBeEmpty').max(PAGE_URL_MAX, 'errors.urlInvalid'),
+  url: zText().trim().min(1, 'errors.cannotBeEmpty').max(PAGE_URL_MAX, 'errors.urlInvalid'),
 });
 export type ClipInput = z.infer<typeof zClipInput>;
 
 /** The extension or bookmarklet sends the page it shows; the server parses it, never fetches. */
 export const zSavePageInput = zClipInput.extend({
-  html: z.string().min(1, 'errors.cannotBeEmpty').max(SAVE_PAGE_HTML_MAX, 'errors.payloadTooLarge'),
+  html: zText().min(1, 'errors.cannotBeEmpty').max(SAVE_PAGE_HTML_MAX, 'errors.payloadTooLarge'),
 });
 export type SavePageInput = z.infer<typeof zSavePageInput>;
 
@@ -52,7 +55,7 @@ export const zPageIdInput = z.object({ id: zPageId });
 export const zPageListInput = z.object({
   limit: z.number().int().min(1).max(100).default(50),
   /** Opaque cursor from the previous page's `nextCursor`. */
-  cursor: z.string().max(200).nullish(),
+  cursor: zText().max(200).nullish(),
 });
 export const zPageList = z.object({ items: z.array(zPageSummary), nextCursor: z.string().nullable() });
 

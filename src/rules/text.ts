@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Text we can store and send on: no U+0000 (PostgreSQL text and jsonb refuse it) and no lone
+ * UTF-16 surrogate (it has no UTF-8 form, so it would be stored as U+FFFD, not as sent).
+ */
+export const INVALID_CHARACTERS_KEY = 'errors.invalidCharacters';
+
+const NUL = '\u0000';
+const REPLACEMENT = '\uFFFD';
+
+/** True when `text` has no NUL and no lone surrogate. */
+export function isStorableText(text: string): boolean {
+  return !text.includes(NUL) && text.isWellFormed();
+}
+
+/**
+ * Text from outside the user's hands (a fetched page, a URL's decoded path) made storable:
+ * NUL and lone surrogates become U+FFFD.
+ */
+export function toStorableText(text: string): string {
+  const withoutNul = text.includes(NUL) ? text.replaceAll(NUL, REPLACEMENT) : text;
+  return withoutNul.toWellFormed();
+}
+
+/** `toStorableText`, passing null and undefined through. */
+export function toStorableTextOrNull<T extends string | null | undefined>(text: T): T {
+  return (typeof text === 'string' ? toStorableText(text) : text) as T;
+}
+
+/**
+ * The start of every input string schema: a string whose characters can be stored. Chain the
+ * rest (`.trim()`, `.min()`, `.max()`, `.regex()`) after it, so an invalid character is the
+ * first issue reported. Every input string also needs a `.max()`; the input-schema test walks
+ * the router and checks both.
+ */
+export function zText() {
+  return z.string().refine(isStorableText, INVALID_CHARACTERS_KEY);
+}
