@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -11,8 +12,10 @@ export interface Mailer {
 }
 
 /**
- * SMTP through nodemailer when SMTP_URL is set; otherwise a local outbox under DATA_DIR, logged,
- * so sign-up works on a laptop with no mail server.
+ * SMTP through nodemailer when SMTP_URL is set; otherwise a local outbox under DATA_DIR, so
+ * sign-up works on a laptop with no mail server. Outbox mail holds verification codes: each is
+ * a file only its owner may read (0600, in a 0700 directory), and the log names the file but
+ * never the subject or body, which carry the code.
  */
 export function createMailer(config: AppConfig): Mailer {
   if (config.smtpUrl) {
@@ -27,16 +30,22 @@ export function createMailer(config: AppConfig): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
   return {
     async send(message) {
-      await fs.mkdir(outbox, { recursive: true });
-      const file = path.join(outbox, `${Date.now()}-${message.to.replace(/[^\w.@-]/g, '_')}.json`);
-      await fs.writeFile(file, JSON.stringify({ from: config.mailFrom, ...message }, null, 2));
-      log.info('mail written to the local outbox (set SMTP_URL to send it)', {
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        file,
+      await prepareOutbox(outbox);
+      const name = `${Date.now()}-${randomBytes(3).toString('hex')}-${message.to.replace(/[^\w.@-]/g, '_')}.json`;
+      const file = path.join(outbox, name);
+      // 'wx': always a new file, so the mode applies (it only does on creation).
+      await fs.writeFile(file, JSON.stringify({ from: config.mailFrom, ...message }, null, 2), {
+        mode: 0o600,
+        flag: 'wx',
       });
+      log.info('mail written to the local outbox (set SMTP_URL to send it)', { to: message.to, file });
     },
     close() {},
   };
+}
+
+/** Creates the outbox 0700, and closes one an earlier version left readable to others. */
+async function prepareOutbox(outbox: string): Promise<void> {
+  await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
+  await fs.chmod(outbox, 0o700);
 }
