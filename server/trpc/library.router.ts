@@ -25,6 +25,7 @@ import {
   listFolders,
   mergeTags,
   moveToFolder,
+  ownFolder,
   removeTag,
   renameFolder,
   restorePages,
@@ -51,7 +52,11 @@ export const libraryRouter = router({
   list: protectedProcedure
     .input(zLibraryListInput)
     .output(zLibraryList)
-    .query(({ ctx, input }) => listLibrary(ctx.em, ctx.user, input)),
+    .query(async ({ ctx, input }) => {
+      // A folder that is not the user's is not found, as everywhere else.
+      if (input.folderId) await ownFolder(ctx.em, ctx.user, input.folderId);
+      return listLibrary(ctx.em, ctx.user, input);
+    }),
 
   counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),
 

@@ -174,6 +174,7 @@ export interface HighlightFilter {
  * keyset-paginated, one statement, rows mapped straight to the list shape.
  */
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
+  if (filter.pageId) await ownPage(em, user, filter.pageId);
   const params: unknown[] = [user.id];
   const where = ['n.user_id = ?', 'n.page_id is not null', `n.kind <> ${NoteKind.daily}`];
   if (filter.pageId) {

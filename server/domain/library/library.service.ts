@@ -5,13 +5,24 @@ import { clock } from '../../clock.ts';
 import { Folder, Page, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 
-/** Every bulk change is one statement scoped to the user: another user's ids change nothing. */
+/**
+ * Every bulk change is one statement scoped to the user: another user's ids change nothing.
+ * When nothing changed and none of the ids is one of the user's pages, the answer is NOT_FOUND,
+ * as for a single id; a selection with some pages gone (deleted on another device) still works.
+ */
+async function changedOrNotFound(em: EntityManager, user: User, ids: string[], changed: number) {
+  if (changed > 0) return changed;
+  if (!(await em.count(Page, { id: { $in: ids }, user: user.id }))) throw new AppError('NOT_FOUND');
+  return 0;
+}
+
 export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
-  return em.nativeUpdate(
+  const changed = await em.nativeUpdate(
     Page,
     { id: { $in: ids }, user: user.id, trashedAt: null },
     { flow, updatedAt: clock.now() },
   );
+  return changedOrNotFound(em, user, ids, changed);
 }
 
 export async function trashPages(
@@ -20,20 +31,27 @@ export async function trashPages(
   ids: string[],
   now = clock.now(),
 ): Promise<number> {
-  return em.nativeUpdate(Page, { id: { $in: ids }, user: user.id, trashedAt: null }, { trashedAt: now });
+  const changed = await em.nativeUpdate(
+    Page,
+    { id: { $in: ids }, user: user.id, trashedAt: null },
+    { trashedAt: now },
+  );
+  return changedOrNotFound(em, user, ids, changed);
 }
 
 export async function restorePages(em: EntityManager, user: User, ids: string[]): Promise<number> {
-  return em.nativeUpdate(
+  const changed = await em.nativeUpdate(
     Page,
     { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } },
     { trashedAt: null },
   );
+  return changedOrNotFound(em, user, ids, changed);
 }
 
 /** Force-delete: only pages already in the trash; their content and notes go with them. */
 export async function deleteForever(em: EntityManager, user: User, ids: string[]): Promise<number> {
-  return em.nativeDelete(Page, { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } });
+  const changed = await em.nativeDelete(Page, { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } });
+  return changedOrNotFound(em, user, ids, changed);
 }
 
 export const TRASH_RETENTION_MS = 30 * 86_400_000;
@@ -50,7 +68,7 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
     [tag, clock.now(), user.id, pgTextArray(ids), tag],
     'run',
   );
-  return result.affectedRows;
+  return changedOrNotFound(em, user, ids, result.affectedRows);
 }
 
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
@@ -60,7 +78,7 @@ export async function removeTag(em: EntityManager, user: User, ids: string[], ta
     [tag, clock.now(), user.id, pgTextArray(ids), tag],
     'run',
   );
-  return result.affectedRows;
+  return changedOrNotFound(em, user, ids, result.affectedRows);
 }
 
 /**
@@ -102,7 +120,7 @@ export async function tagCounts(em: EntityManager, user: User) {
 
 // Folders -----------------------------------------------------------------------------------
 
-async function ownFolder(em: EntityManager, user: User, id: string): Promise<Folder> {
+export async function ownFolder(em: EntityManager, user: User, id: string): Promise<Folder> {
   const folder = await em.findOne(Folder, { id, user: user.id });
   if (!folder) throw new AppError('NOT_FOUND');
   return folder;
@@ -177,9 +195,10 @@ export async function moveToFolder(
   folderId: string | null,
 ): Promise<number> {
   if (folderId) await ownFolder(em, user, folderId);
-  return em.nativeUpdate(
+  const changed = await em.nativeUpdate(
     Page,
     { id: { $in: ids }, user: user.id },
     { folder: folderId, updatedAt: clock.now() },
   );
+  return changedOrNotFound(em, user, ids, changed);
 }

@@ -1,0 +1,251 @@
+// What the security suite knows about the API: every procedure of the real router (found by
+// walking it, so a new procedure is covered the day it is added), a valid input for each
+// (typed against the router, so a procedure without one fails the type check), an HTTP caller
+// and a fingerprint of every table.
+import type { inferRouterInputs } from '@trpc/server';
+import type { Express } from 'express';
+import superjson from 'superjson';
+import request from 'supertest';
+import type { z } from 'zod';
+import { type AppRouter, appRouter } from '../../server/trpc/app.router.ts';
+import type { AppDeps } from '../../server/trpc/context.ts';
+import { CoreType, Flow, SortOrder } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+export type ProcedureType = 'query' | 'mutation';
+
+export interface ProcedureInfo {
+  path: string;
+  type: ProcedureType;
+  input: z.ZodType | null;
+}
+
+interface RouterInternals {
+  _def: { procedures: Record<string, { _def: { type: string; inputs: z.ZodType[] } }> };
+}
+
+/** Every procedure of the app router, in declaration order. */
+export const PROCEDURES: ProcedureInfo[] = Object.entries(
+  (appRouter as unknown as RouterInternals)._def.procedures,
+).map(([path, procedure]) => ({
+  path,
+  type: procedure._def.type as ProcedureType,
+  input: procedure._def.inputs[0] ?? null,
+}));
+
+/** Callable without a session: everything else must answer 401 to strangers. */
+export const PUBLIC_PROCEDURES = new Set([
+  'system.info',
+  'auth.providers',
+  'auth.me',
+  'auth.sendCode',
+  'auth.register',
+  'auth.login',
+  'auth.resetPassword',
+  'auth.qrCreate',
+  'auth.qrPoll',
+]);
+
+/** The rows a user owns that inputs refer to. */
+export interface Fixtures {
+  email: string;
+  pageId: string;
+  noteId: string;
+  folderId: string;
+  tag: string;
+  day: string;
+  ticketId: string;
+  ticketSecret: string;
+}
+
+/** Ids in a fixture set that belong to its user: a second user must never reach them. */
+export const ownedIds = (fx: Fixtures) => [fx.pageId, fx.noteId, fx.folderId];
+
+type Inputs = inferRouterInputs<AppRouter>;
+type Samples = {
+  [R in keyof Inputs]: { [P in keyof Inputs[R]]: (fx: Fixtures) => Inputs[R][P] };
+};
+
+const password = 'Correct-horse-9';
+
+/** A valid input for every procedure, built from a user's fixtures. */
+const SAMPLES: Samples = {
+  system: { info: () => undefined },
+  auth: {
+    providers: () => undefined,
+    me: () => undefined,
+    sendCode: (fx) => ({ email: fx.email, purpose: 'reset' }),
+    register: (fx) => ({ email: fx.email, code: '123456', password, repeatPassword: password }),
+    login: (fx) => ({ email: fx.email, password }),
+    logout: () => undefined,
+    logoutEverywhere: () => undefined,
+    resetPassword: (fx) => ({ email: fx.email, code: '123456', password, repeatPassword: password }),
+    qrCreate: () => undefined,
+    qrPoll: (fx) => ({ ticketId: fx.ticketId, secret: fx.ticketSecret }),
+    qrScan: (fx) => ({ ticketId: fx.ticketId }),
+    qrDecide: (fx) => ({ ticketId: fx.ticketId, approve: false }),
+  },
+  account: {
+    updateProfile: () => ({ nickname: 'Reader' }),
+    setLanguage: () => ({ language: 'fr' }),
+    setTimeZone: () => ({ timeZone: 'Europe/Paris' }),
+    changePassword: () => ({ oldPassword: password, password, repeatPassword: password }),
+    sendBindCode: (fx) => ({ email: `bind-${fx.email}` }),
+    bindEmail: (fx) => ({ email: `bind-${fx.email}`, code: '123456' }),
+    unbindEmail: () => undefined,
+    bindings: () => undefined,
+    unbindProvider: () => ({ provider: 'google' }),
+    sendDeleteCode: () => undefined,
+    delete: () => ({ password }),
+  },
+  notes: {
+    clip: () => ({ url: 'https://example.test/article' }),
+    savePage: () => ({
+      url: 'https://example.test/sent',
+      html: '<html><body><p>Sent page</p></body></html>',
+    }),
+    retryClip: (fx) => ({ id: fx.pageId }),
+    page: (fx) => ({ id: fx.pageId }),
+    pages: () => ({ limit: 10 }),
+    export: (fx) => ({ id: fx.pageId, format: 'markdown' }),
+  },
+  highlights: {
+    create: (fx) => ({ id: newNoteId(), pageId: fx.pageId, coreType: CoreType.textNote, text: 'A new note' }),
+    update: (fx) => ({ id: fx.noteId, slotId: 3, annotation: 'changed', tags: [fx.tag] }),
+    delete: (fx) => ({ id: fx.noteId }),
+    locate: (fx) => ({ id: fx.noteId }),
+    byPage: (fx) => ({ id: fx.pageId }),
+    list: (fx) => ({ pageId: fx.pageId, q: 'note', tag: fx.tag, limit: 10 }),
+    export: (fx) => ({ pageId: fx.pageId, format: 'text' }),
+  },
+  library: {
+    list: (fx) => ({ nav: 'all', folderId: fx.folderId, q: 'page', sort: SortOrder.newestFirst, limit: 10 }),
+    counts: () => undefined,
+    setFlow: (fx) => ({ ids: [fx.pageId], flow: Flow.later }),
+    trash: (fx) => ({ ids: [fx.pageId] }),
+    restore: (fx) => ({ ids: [fx.pageId] }),
+    deleteForever: (fx) => ({ ids: [fx.pageId] }),
+    tags: () => undefined,
+    addTag: (fx) => ({ ids: [fx.pageId], tag: 'added' }),
+    removeTag: (fx) => ({ ids: [fx.pageId], tag: fx.tag }),
+    renameTag: (fx) => ({ from: fx.tag, to: 'renamed' }),
+    mergeTags: (fx) => ({ from: [fx.tag], to: 'merged' }),
+    folders: () => undefined,
+    createFolder: (fx) => ({ name: 'Sub', parentId: fx.folderId }),
+    renameFolder: (fx) => ({ id: fx.folderId, name: 'Renamed' }),
+    deleteFolder: (fx) => ({ id: fx.folderId }),
+    moveToFolder: (fx) => ({ ids: [fx.pageId], folderId: fx.folderId }),
+  },
+  daily: {
+    get: (fx) => ({ date: fx.day }),
+    save: (fx) => ({ date: fx.day, text: 'saved', baseText: '', baseVersion: 0 }),
+    append: () => ({ text: 'appended' }),
+    list: () => ({ limit: 10, q: 'day' }),
+    moveHighlights: (fx) => ({ ids: [fx.noteId], target: 'today' }),
+    export: (fx) => ({ date: fx.day, format: 'markdown' }),
+  },
+};
+
+export function sampleInput(path: string, fx: Fixtures): unknown {
+  const [routerName, name] = path.split('.') as [string, string];
+  const build = (SAMPLES as unknown as Record<string, Record<string, (fx: Fixtures) => unknown>>)[
+    routerName
+  ]?.[name];
+  if (!build) throw new Error(`no sample input for ${path}`);
+  return build(fx);
+}
+
+export interface CallResult {
+  status: number;
+  data: unknown;
+  error: { appCode?: string; messageKey?: string; httpStatus?: number } | null;
+  text: string;
+}
+
+/** Calls a procedure over HTTP as a browser would (superjson, one call, optional session cookie). */
+export async function callProcedure(
+  app: Express,
+  procedure: Pick<ProcedureInfo, 'path' | 'type'>,
+  input: unknown,
+  token?: string | null,
+  raw?: { body?: string },
+): Promise<CallResult> {
+  const payload = raw?.body ?? JSON.stringify(superjson.serialize(input));
+  const url = `/trpc/${procedure.path}`;
+  let req =
+    procedure.type === 'query'
+      ? request(app).get(input === undefined && !raw ? url : `${url}?input=${encodeURIComponent(payload)}`)
+      : request(app).post(url).set('content-type', 'application/json').send(payload);
+  if (token) req = req.set('cookie', `logininfo=${token}`);
+  const res = await req;
+  const body = res.body as { result?: { data?: { json?: unknown } }; error?: { json?: { data?: unknown } } };
+  return {
+    status: res.status,
+    data: body?.result?.data?.json,
+    error: (body?.error?.json?.data as CallResult['error']) ?? null,
+    text: res.text,
+  };
+}
+
+/**
+ * One checksum per table: equal fingerprints mean no row anywhere was added, changed or removed.
+ * A session's last-seen time is left out: reading with a session may touch it.
+ */
+export async function fingerprint(deps: AppDeps): Promise<Record<string, string>> {
+  const em = deps.orm.em.fork();
+  const columns = await em.execute<{ table_name: string; column_name: string }[]>(
+    `select c.table_name, c.column_name from information_schema.columns c
+     join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+     where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and c.table_name not like 'mikro_orm%'
+       and c.column_name <> 'last_seen_at'
+     order by c.table_name, c.ordinal_position`,
+  );
+  const byTable = new Map<string, string[]>();
+  for (const c of columns)
+    byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), `"${c.column_name}"`]);
+  const out: Record<string, string> = {};
+  for (const [table, cols] of byTable) {
+    const [row] = await em.execute<{ sum: string | null; n: string }[]>(
+      `select md5(string_agg(r::text, '|' order by r::text)) as sum, count(*) as n
+       from (select row(${cols.join(', ')}) as r from "${table}") rows`,
+    );
+    out[table] = `${row?.n}:${row?.sum ?? ''}`;
+  }
+  return out;
+}
+
+/** A user with a session and one of everything a procedure can refer to. */
+export async function makeFixtures(deps: AppDeps, app: Express, marker = 'fixture') {
+  const user = await signedInUser(deps);
+  const page = await makeClippedPage(deps, user.user.id, {
+    title: `${marker} page title`,
+    text: `${marker} page text with a note`,
+    tags: [`${marker}-tag`],
+  });
+  const folder = await user.caller.library.createFolder({ name: `${marker} folder` });
+  await user.caller.library.moveToFolder({ ids: [page.id], folderId: folder.id });
+  const note = await user.caller.highlights.create({
+    id: newNoteId(),
+    pageId: page.id,
+    coreType: CoreType.textNote,
+    text: `${marker} note`,
+    tags: [`${marker}-tag`],
+  });
+  const day = '2026-03-01';
+  await user.caller.daily.save({ date: day, text: `${marker} day`, baseText: '', baseVersion: 0 });
+  const ticket = await callProcedure(app, { path: 'auth.qrCreate', type: 'mutation' }, undefined);
+  const { ticketId, secret } = ticket.data as { ticketId: string; secret: string };
+  const fx: Fixtures = {
+    email: user.user.email ?? '',
+    pageId: page.id,
+    noteId: note.id,
+    folderId: folder.id,
+    tag: `${marker}-tag`,
+    day,
+    ticketId,
+    ticketSecret: secret,
+  };
+  return { ...user, fx };
+}
