@@ -8,7 +8,11 @@ import type { AppDeps } from '../server/trpc/context.ts';
 import { QUEUES, type QueueName } from '../src/jobs.ts';
 import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
-import { MAINTENANCE_JOBS, maintenanceProcessor } from './maintenance.processor.ts';
+import {
+  MAINTENANCE_JOBS,
+  maintenanceProcessor,
+  queueSearchReindexIfBehind,
+} from './maintenance.processor.ts';
 
 export interface RunningWorkers {
   /**
@@ -59,6 +63,7 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     { every: 5 * 60_000 },
     { name: MAINTENANCE_JOBS.sweepStaleClips },
   );
+  if (await queueSearchReindexIfBehind(em(), deps.queues)) log.info('search re-index queued');
   log.info('workers started', { queues: Object.keys(processors) });
   return {
     async close(drainUntil) {

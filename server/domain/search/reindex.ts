@@ -1,0 +1,143 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SEARCH_TOKENS_VERSION, tsvectorLiteral } from '../../../src/search/tokens.ts';
+import { clock } from '../../clock.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
+
+/** The maintenance_state row holding the tokenizer version the stored vectors were built with. */
+const STATE = 'search-index';
+const BATCH_SIZE = 200;
+
+/** The tokenizer version the stored search vectors were built with (0 if never recorded). */
+export async function searchIndexVersion(em: EntityManager): Promise<number> {
+  const [row] = await em.execute<{ version: number }[]>(
+    'select "version" from "maintenance_state" where "name" = ?',
+    [STATE],
+  );
+  return row?.version ?? 0;
+}
+
+export async function setSearchIndexVersion(em: EntityManager, version: number): Promise<void> {
+  await em.execute(
+    `insert into "maintenance_state" ("name", "version", "updated_at") values (?, ?, ?)
+     on conflict ("name") do update set "version" = excluded."version", "updated_at" = excluded."updated_at"`,
+    [STATE, version, clock.now()],
+  );
+}
+
+/**
+ * Rebuilds every stored search vector with the current tokenizer, once: when the recorded
+ * version is behind SEARCH_TOKENS_VERSION. Pages, then notes, in batches in key order (keyset
+ * pagination); each batch locks its rows while it reads and rewrites them, so an edit made
+ * meanwhile waits and then writes its own vector over ours, never the other way round. The
+ * version is recorded only at the end, so an interrupted run simply starts again. Running it
+ * beside live traffic is safe: new writes already use the current tokenizer.
+ */
+export async function reindexSearch(
+  em: EntityManager,
+  { batchSize = BATCH_SIZE }: { batchSize?: number } = {},
+): Promise<{ upToDate: true } | { pages: number; notes: number }> {
+  if ((await searchIndexVersion(em)) >= SEARCH_TOKENS_VERSION) return { upToDate: true };
+  let pages = 0;
+  for (let after = ''; ; ) {
+    const done = await em.transactional((tem) => reindexPages(tem, after, batchSize));
+    pages += done.count;
+    if (done.last === null) break;
+    after = done.last;
+  }
+  let notes = 0;
+  for (let after: NoteKey = { userId: '0', id: '' }; ; ) {
+    const done = await em.transactional((tem) => reindexNotes(tem, after, batchSize));
+    notes += done.count;
+    if (done.last === null) break;
+    after = done.last;
+  }
+  await setSearchIndexVersion(em, SEARCH_TOKENS_VERSION);
+  return { pages, notes };
+}
+
+/**
+ * One batch of pages after `after`: the page's own vector as indexPage writes it (title, site,
+ * author, article text; a page never clipped keeps its empty one) and its notes' vector as
+ * indexPageNotes writes it. `last` is null when this was the final batch.
+ */
+async function reindexPages(
+  em: EntityManager,
+  after: string,
+  limit: number,
+): Promise<{ count: number; last: string | null }> {
+  const pages = await em.execute<
+    { id: string; title: string; site_name: string | null; author: string | null; indexed: boolean }[]
+  >(
+    `select "id", "title", "site_name", "author", "search_vector" <> ''::tsvector as "indexed" from "page"
+     where "id" > ? order by "id" limit ? for update`,
+    [after, limit],
+  );
+  if (!pages.length) return { count: 0, last: null };
+  const ids = pgTextArray(pages.map((p) => p.id));
+  const texts = new Map(
+    (
+      await em.execute<{ page_id: string; text: string }[]>(
+        'select "page_id", "text" from "page_content" where "page_id" = any(?::text[])',
+        [ids],
+      )
+    ).map((c) => [c.page_id, c.text]),
+  );
+  const notes = new Map<string, string[]>();
+  for (const n of await em.execute<{ page_id: string; text: string; annotation: string | null }[]>(
+    'select "page_id", "text", "annotation" from "note" where "page_id" = any(?::text[])',
+    [ids],
+  )) {
+    const list = notes.get(n.page_id) ?? [];
+    list.push(n.text, n.annotation ?? '');
+    notes.set(n.page_id, list);
+  }
+  await em.execute(
+    `update "page" p set "search_vector" = v.search::tsvector, "notes_vector" = v.notes::tsvector
+     from unnest(?::text[], ?::text[], ?::text[]) as v(id, search, notes) where p."id" = v.id`,
+    [
+      ids,
+      pgTextArray(
+        pages.map((p) =>
+          p.indexed ? tsvectorLiteral(p.title, p.site_name, p.author, texts.get(p.id) ?? '') : '',
+        ),
+      ),
+      pgTextArray(pages.map((p) => tsvectorLiteral(...(notes.get(p.id) ?? [])))),
+    ],
+  );
+  return { count: pages.length, last: pages.length < limit ? null : (pages.at(-1)?.id ?? null) };
+}
+
+/** Notes are keyed by owner and id; user ids travel as text (bigint). */
+interface NoteKey {
+  userId: string;
+  id: string;
+}
+
+/** One batch of notes after `after`: each note's vector as indexNote writes it (text, annotation). */
+async function reindexNotes(
+  em: EntityManager,
+  after: NoteKey,
+  limit: number,
+): Promise<{ count: number; last: NoteKey | null }> {
+  const notes = await em.execute<{ user_id: string; id: string; text: string; annotation: string | null }[]>(
+    `select "user_id"::text as "user_id", "id", "text", "annotation" from "note"
+     where ("user_id", "id") > (?::bigint, ?) order by "user_id", "id" limit ? for update`,
+    [after.userId, after.id, limit],
+  );
+  if (!notes.length) return { count: 0, last: null };
+  await em.execute(
+    `update "note" n set "search_vector" = v.search::tsvector
+     from unnest(?::bigint[], ?::text[], ?::text[]) as v(user_id, id, search)
+     where n."user_id" = v.user_id and n."id" = v.id`,
+    [
+      pgTextArray(notes.map((n) => n.user_id)),
+      pgTextArray(notes.map((n) => n.id)),
+      pgTextArray(notes.map((n) => tsvectorLiteral(n.text, n.annotation))),
+    ],
+  );
+  const last = notes.at(-1);
+  return {
+    count: notes.length,
+    last: notes.length < limit || !last ? null : { userId: last.user_id, id: last.id },
+  };
+}

@@ -1,0 +1,214 @@
+import { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  MAINTENANCE_JOBS,
+  maintenanceProcessor,
+  queueSearchReindexIfBehind,
+  reindexSearchJobId,
+} from '../../jobs/maintenance.processor.ts';
+import { Page } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import {
+  reindexSearch,
+  searchIndexVersion,
+  setSearchIndexVersion,
+} from '../../server/domain/search/reindex.ts';
+import { createRedis } from '../../server/queue.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { QUEUES } from '../../src/jobs.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { SEARCH_TOKENS_VERSION } from '../../src/search/tokens.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeClippedPage } from '../helpers/pages.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+let deps: TestDeps;
+beforeAll(async () => {
+  deps = await createTestDeps();
+});
+afterAll(() => deps.close());
+
+/** The first tokenizer (version 1), for Latin text: words of letters and digits, so C++ was `c`. */
+function version1Literal(...texts: (string | null)[]): string {
+  const words = texts
+    .filter(Boolean)
+    .join('\n')
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}_]+(?:['’]\p{L}+)?/gu);
+  return [...new Set([...words].map((m) => m[0].replace(/’/g, "'")))]
+    .map((w) => `'${w.replace(/'/g, "''")}'`)
+    .join(' ');
+}
+
+type Vectors = { pages: Record<string, [string, string]>; notes: Record<string, string> };
+
+/** Every stored vector as PostgreSQL prints it, keyed by page id and by note owner and id. */
+async function vectors(): Promise<Vectors> {
+  const em = deps.orm.em.fork();
+  const pages = await em.execute<{ id: string; s: string; n: string }[]>(
+    'select id, search_vector::text as s, notes_vector::text as n from page',
+  );
+  const notes = await em.execute<{ key: string; s: string }[]>(
+    `select user_id || '/' || id as key, search_vector::text as s from note`,
+  );
+  return {
+    pages: Object.fromEntries(pages.map((p) => [p.id, [p.s, p.n]])),
+    notes: Object.fromEntries(notes.map((n) => [n.key, n.s])),
+  };
+}
+
+/** Rewrites every stored vector as version 1 built it, and records version 1: an install before the upgrade. */
+async function downgradeIndex(): Promise<void> {
+  const em = deps.orm.em.fork();
+  const pages = await em.execute<
+    { id: string; title: string; site_name: string | null; author: string | null; text: string | null }[]
+  >(
+    `select p.id, p.title, p.site_name, p.author, c.text from page p
+     left join page_content c on c.page_id = p.id where p.search_vector <> ''::tsvector`,
+  );
+  for (const p of pages)
+    await em.execute('update page set search_vector = ?::tsvector where id = ?', [
+      version1Literal(p.title, p.site_name, p.author, p.text),
+      p.id,
+    ]);
+  const notes = await em.execute<
+    { user_id: string; id: string; page_id: string | null; text: string; annotation: string | null }[]
+  >('select user_id, id, page_id, text, annotation from note');
+  for (const n of notes)
+    await em.execute('update note set search_vector = ?::tsvector where user_id = ? and id = ?', [
+      version1Literal(n.text, n.annotation),
+      n.user_id,
+      n.id,
+    ]);
+  const byPage = Map.groupBy(
+    notes.filter((n) => n.page_id),
+    (n) => n.page_id as string,
+  );
+  for (const [pageId, list] of byPage)
+    await em.execute('update page set notes_vector = ?::tsvector where id = ?', [
+      version1Literal(...list.flatMap((n) => [n.text, n.annotation])),
+      pageId,
+    ]);
+  await setSearchIndexVersion(em, 1);
+}
+
+describe('search re-index after a tokenizer change', () => {
+  test('a new install records the current version: nothing to re-index', async () => {
+    expect(await searchIndexVersion(deps.orm.em.fork())).toBe(SEARCH_TOKENS_VERSION);
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(false);
+    expect(await deps.queues.maintenance.getJob(reindexSearchJobId())).toBeUndefined();
+  });
+
+  test('pages, page notes and notes indexed by version 1 are rebuilt once, in batches, as new writes would be', async () => {
+    const alice = await signedInUser(deps);
+    const bob = await signedInUser(deps);
+    await makeClippedPage(deps, alice.user.id, { title: 'Templates', text: 'Modern C++ in practice.' });
+    await makeClippedPage(deps, alice.user.id, { title: 'Pets', text: 'The cat sat on the mat.' });
+    await makeClippedPage(deps, alice.user.id, { title: 'Style', text: 'Readable code.' });
+    const host = await makeClippedPage(deps, alice.user.id, { title: 'Host', text: 'Nothing technical.' });
+    await makeClippedPage(deps, bob.user.id, { title: 'Runtime', text: 'Streams in node.js and .NET' });
+    // A page still waiting for its clip has never been indexed and stays so.
+    const em = deps.orm.em.fork();
+    const queued = em.create(Page, {
+      id: newNoteId(),
+      user: alice.user.id,
+      url: 'https://queued.example/',
+      urlHash: urlHash('https://queued.example/'),
+      title: 'Queued C# page',
+      clipStatus: ClipStatus.queued,
+    });
+    await em.flush();
+    const note = await alice.caller.highlights.create({
+      id: newNoteId(),
+      pageId: host.id,
+      coreType: CoreType.textNote,
+      text: 'Try it in F#',
+    });
+    await alice.caller.highlights.update({ id: note.id, annotation: 'or C#, or C++' });
+    for (const [i, text] of ['Learning C#', 'Cats and code', 'Learning F#'].entries())
+      await alice.caller.daily.save({ date: `2026-01-0${i + 1}`, text, baseText: '', baseVersion: 0 });
+    await bob.caller.daily.save({ date: '2026-01-01', text: 'node.js notes', baseText: '', baseVersion: 0 });
+
+    const current = await vectors();
+    const library = async (q: string) =>
+      (await alice.caller.library.list({ nav: 'all', q })).items.map((p) => p.title).sort();
+    const highlights = async (q: string) =>
+      (await alice.caller.highlights.list({ limit: 50, q })).items.map((h) => h.text);
+    const daily = async (q: string) =>
+      (await alice.caller.daily.list({ limit: 50, q })).items.map((d) => d.date);
+    expect(await library('C++')).toEqual(['Host', 'Templates']);
+
+    await downgradeIndex();
+    expect(await vectors()).not.toEqual(current);
+    expect((await vectors()).pages[queued.id]).toEqual(['', '']);
+    // Version 1 stored C++ as c, which the query for c++ does not find: the upgrade needs the re-index.
+    expect(await library('C++')).toEqual([]);
+
+    // The worker queues one job, however many times it starts.
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
+    expect(await deps.queues.maintenance.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    expect((await deps.queues.maintenance.getJob(reindexSearchJobId()))?.name).toBe(
+      MAINTENANCE_JOBS.reindexSearch,
+    );
+    await (await deps.queues.maintenance.getJob(reindexSearchJobId()))?.remove();
+
+    // Batches of two: several pages of pages, and notes across two owners.
+    await expect(reindexSearch(deps.orm.em.fork(), { batchSize: 2 })).resolves.toEqual({
+      pages: 6,
+      notes: 5,
+    });
+    expect(await vectors()).toEqual(current);
+    expect(await searchIndexVersion(deps.orm.em.fork())).toBe(SEARCH_TOKENS_VERSION);
+    expect(await library('C++')).toEqual(['Host', 'Templates']);
+    expect(await library('C#')).toEqual(['Host']);
+    expect(await highlights('F#')).toEqual(['Try it in F#']);
+    expect(await daily('C#')).toEqual(['2026-01-01']);
+    expect(await daily('F#')).toEqual(['2026-01-03']);
+
+    // Done once: running again changes nothing, and the worker queues nothing.
+    await expect(reindexSearch(deps.orm.em.fork())).resolves.toEqual({ upToDate: true });
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(false);
+  });
+
+  test('the maintenance worker runs the job by name', async () => {
+    await downgradeIndex();
+    const before = await vectors();
+    const run = maintenanceProcessor(() => deps.orm.em.fork(), deps);
+    const job = { name: MAINTENANCE_JOBS.reindexSearch, data: {} } as Parameters<typeof run>[0];
+    await expect(run(job)).resolves.toMatchObject({ pages: expect.any(Number), notes: expect.any(Number) });
+    expect(await vectors()).not.toEqual(before);
+    await expect(run(job)).resolves.toEqual({ upToDate: true });
+  });
+
+  test('a re-index that failed every attempt is retried when the worker starts again', async () => {
+    await setSearchIndexVersion(deps.orm.em.fork(), 1);
+    const jobId = reindexSearchJobId();
+    await deps.queues.maintenance.add(MAINTENANCE_JOBS.reindexSearch, {}, { jobId, attempts: 1 });
+    const connection = createRedis(deps.config.redisUrl, 'worker');
+    const failing = new Worker(
+      QUEUES.maintenance,
+      async () => {
+        throw new Error('database away');
+      },
+      { connection, prefix: deps.config.redisPrefix },
+    );
+    await expect.poll(async () => (await deps.queues.maintenance.getJob(jobId))?.getState()).toBe('failed');
+    await failing.close();
+    connection.disconnect();
+
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
+    expect(await (await deps.queues.maintenance.getJob(jobId))?.getState()).toBe('waiting');
+    await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);
+  });
+
+  test('migrating an install that has pages or notes records version 1, so the worker re-indexes it', async () => {
+    const migration = 'Migration20261124090000_maintenance_state';
+    await deps.orm.migrator.down(migration);
+    await deps.orm.migrator.up(migration);
+    expect(await searchIndexVersion(deps.orm.em.fork())).toBe(1);
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
+    await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);
+  });
+});
