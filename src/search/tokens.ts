@@ -18,9 +18,10 @@ const CJK = new RegExp(CJK_CHAR, 'u');
  *     it's, user@example.com, AT&T;
  *   - + or # at the end: C++, C#, F#, A+;
  *   - . or @ at the start, when it does not follow a letter, digit or another dot: .NET, @user.
- * Everything else separates terms, so punctuation around words never sticks to them: a sentence's
- * final period or comma, `...`, quotes, brackets, slashes, dashes (and a hyphen not between letters)
- * and tsquery syntax outside a word (`: * | ! & ( ) < > \`). Without this, `C++` was the word `c`, searched as `c:*`: every word starting with c.
+ * (’ counts as ', after NFKC.) Everything else separates terms, so punctuation around words never
+ * sticks to them: a sentence's final period or comma, `...`, quotes, brackets, slashes, dashes (and
+ * a hyphen not between letters) and tsquery syntax outside a word (`: * | ! & ( ) < > \`). Before
+ * this rule `C++` was the word `c`, searched as `c:*`: every word starting with c.
  *
  * A term with symbols is indexed under its plain parts too (C++ → c++ and c; node.js → node.js,
  * node and js), so searching `js`, `net` or `homme` (l'homme) still finds it, while the query
