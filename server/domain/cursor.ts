@@ -1,4 +1,5 @@
 import { AppError } from '../../src/errors.ts';
+import { isValidNoteId } from '../../src/rules/note-id.ts';
 
 /**
  * Keyset pagination over (created_at desc, id desc): the cursor is the last row's pair, so a
@@ -13,12 +14,50 @@ export function encodeCursor(row: Keyset): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 }
 
+/** What every malformed cursor gets: a 400 the client can show, never a query that fails. */
+export function invalidCursor(): AppError {
+  return new AppError('BAD_REQUEST', 'errors.invalidCursor');
+}
+
+/**
+ * A cursor's text: canonical base64url of well-formed UTF-8 (anything else was not made by
+ * us). Bounded by the input schemas' cursor lengths before it gets here.
+ */
+export function cursorText(cursor: string): string {
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.toString('base64url') !== cursor) throw invalidCursor();
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw invalidCursor();
+  }
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CURSOR_YEAR_MIN = 1970;
+const CURSOR_YEAR_MAX = 9999;
+
+/** An instant exactly as `toISOString` wrote it, in a year PostgreSQL and we agree on. */
+export function cursorInstant(value: unknown): Date {
+  if (typeof value !== 'string' || !ISO_INSTANT.test(value)) throw invalidCursor();
+  const date = new Date(value);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || date.toISOString() !== value) throw invalidCursor();
+  if (year < CURSOR_YEAR_MIN || year > CURSOR_YEAR_MAX) throw invalidCursor();
+  return date;
+}
+
+/** A row id as ids are made (newNoteId's alphabet and lengths). */
+export function cursorId(value: unknown): string {
+  if (!isValidNoteId(value)) throw invalidCursor();
+  return value;
+}
+
 export function decodeCursor(cursor: string | null | undefined): Keyset | null {
   if (!cursor) return null;
-  const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'errors.invalidInput');
-  return { createdAt, id };
+  const parts = cursorText(cursor).split('|');
+  if (parts.length !== 2) throw invalidCursor();
+  return { createdAt: cursorInstant(parts[0]), id: cursorId(parts[1]) };
 }
 
 /** The filter that continues after a cursor. */

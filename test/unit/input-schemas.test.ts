@@ -63,7 +63,7 @@ function checksOf(schema: AnySchema) {
 }
 
 const procedures = Object.entries(
-  appRouter._def.procedures as Record<string, { _def: { inputs: AnySchema[] } }>,
+  appRouter._def.procedures as unknown as Record<string, { _def: { inputs: AnySchema[] } }>,
 ).map(([path, procedure]) => ({ path, inputs: procedure._def.inputs }));
 const strings = procedures.flatMap(({ path, inputs }) =>
   inputs.flatMap((input) => inputStrings(input, path)),

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Flow, SortOrder } from '../../../src/enums.ts';
-import { AppError } from '../../../src/errors.ts';
 import { parseSearchQuery } from '../../../src/rules/search-query.ts';
 import type { LibraryListInput, NavView } from '../../../src/schemas/library.ts';
 import type { PageSummary } from '../../../src/schemas/notes.ts';
@@ -8,6 +7,7 @@ import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search
 import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import { cursorId, cursorInstant, cursorText, invalidCursor } from '../cursor.ts';
 import { rowToPageSummary } from '../pages/page-view.ts';
 
 const DAY_MS = 86_400_000;
@@ -85,9 +85,12 @@ function navCondition(nav: NavView, now: Date, params: unknown[]): string {
 }
 
 interface SortCursor {
-  value: string | number;
+  value: Date | number;
   id: string;
 }
+
+/** highlight_count is a PostgreSQL integer. */
+const INT_MAX = 2_147_483_647;
 
 function encodeSortCursor(page: PageSummary, column: string): string {
   const raw =
@@ -97,16 +100,29 @@ function encodeSortCursor(page: PageSummary, column: string): string {
   return Buffer.from(JSON.stringify([raw, page.id])).toString('base64url');
 }
 
-function decodeSortCursor(cursor: string | null | undefined): SortCursor | null {
+/**
+ * The cursor `encodeSortCursor` wrote for this sort column, or a 400: a JSON pair of the
+ * column's value (an ISO instant, or a count for highlight_count) and a page id.
+ */
+function decodeSortCursor(
+  cursor: string | null | undefined,
+  column: LibrarySql['sortColumn'],
+): SortCursor | null {
   if (!cursor) return null;
+  let parsed: unknown;
   try {
-    const [value, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string | number, string];
-    if (typeof id !== 'string' || (typeof value !== 'string' && typeof value !== 'number'))
-      throw new Error('shape');
-    return { value, id };
+    parsed = JSON.parse(cursorText(cursor));
   } catch {
-    throw new AppError('BAD_REQUEST', 'errors.invalidInput');
+    throw invalidCursor();
   }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
+  const [value, id] = parsed as [unknown, unknown];
+  if (column === 'highlight_count') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > INT_MAX)
+      throw invalidCursor();
+    return { value, id: cursorId(id) };
+  }
+  return { value: cursorInstant(value), id: cursorId(id) };
 }
 
 export interface LibrarySql {
@@ -160,14 +176,11 @@ export function librarySql(user: User, input: LibraryListInput, now = clock.now(
   }
 
   const sort = SORTS[input.sort];
-  const after = decodeSortCursor(input.cursor);
+  const after = decodeSortCursor(input.cursor, sort.column);
   if (after) {
     const op = sort.desc ? '<' : '>';
     where.push(`(p.${sort.column}, p.id) ${op} (?, ?)`);
-    params.push(
-      sort.column === 'highlight_count' ? Number(after.value) : new Date(String(after.value)),
-      after.id,
-    );
+    params.push(after.value, after.id);
   }
   const direction = sort.desc ? 'desc' : 'asc';
   params.push(input.limit + 1);
