@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClipStatus } from '../../../src/enums.ts';
+import { toStorableText } from '../../../src/rules/text.ts';
 import { cleanTitle } from '../../../src/rules/title.ts';
 import { clock } from '../../clock.ts';
 import { Page, PageContent } from '../../db/entities/index.ts';
@@ -42,7 +43,8 @@ async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
       allowedTargets: env.allowedTargets,
       userAgent: CLIP_USER_AGENT,
     });
-    return decodeHtml(response.body, response.headers['content-type'] ?? null);
+    // A hostile or broken page may carry NUL, which PostgreSQL cannot store: it is kept as U+FFFD.
+    return toStorableText(decodeHtml(response.body, response.headers['content-type'] ?? null));
   } catch (error) {
     if (!(error instanceof FetchRefusedError)) throw error;
     const serverError = error.reason === 'http_status' && (error.status ?? 0) >= 500;
@@ -76,7 +78,7 @@ export async function clipPage(
     if (error instanceof ExtractionFailedError) throw new PermanentClipError(`extract:${error.reason}`);
     throw error;
   }
-  const contentHtml = sanitizeArticleHtml(article.contentHtml);
+  const contentHtml = toStorableText(sanitizeArticleHtml(article.contentHtml));
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
   const title = cleanTitle(article.title ?? '') || page.title;

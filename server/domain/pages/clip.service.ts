@@ -5,6 +5,7 @@ import { AppError } from '../../../src/errors.ts';
 import { jobIds } from '../../../src/jobs.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import { normalizePageUrl } from '../../../src/rules/page-url.ts';
+import { toStorableText } from '../../../src/rules/text.ts';
 import { clock } from '../../clock.ts';
 import { Page, PageContent, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
@@ -13,9 +14,21 @@ export function urlHash(normalizedUrl: string): string {
   return createHash('sha256').update(normalizedUrl).digest('hex');
 }
 
+/** The last path segment, decoded when it decodes (%E0%A4 does not), and storable (%00 is NUL). */
+function lastPathSegment(pathname: string): string {
+  const last = pathname.split('/').filter(Boolean).at(-1) ?? '';
+  let decoded = last;
+  try {
+    decoded = decodeURIComponent(last);
+  } catch {
+    // Malformed percent-encoding: the segment as written.
+  }
+  return toStorableText(decoded);
+}
+
 function titleFromUrl(url: string): string {
   const { hostname, pathname } = new URL(url);
-  const last = decodeURIComponent(pathname.split('/').filter(Boolean).at(-1) ?? '');
+  const last = lastPathSegment(pathname);
   return last ? `${hostname} · ${last}` : hostname;
 }
 
@@ -66,7 +79,10 @@ export async function clipUrl(em: EntityManager, queues: Queues, user: User, raw
 
 /**
  * Saves a page whose HTML the client sends (extension, bookmarklet). Nothing is fetched; the
- * same parser runs. A page saved again is re-parsed from the newer HTML.
+ * same parser runs. A page saved again is re-parsed from the newer HTML. The page, its HTML
+ * and its new state are one transaction: a write that fails leaves no page (or the old one)
+ * behind, never a queued page without its HTML. The job is queued after the commit, so the
+ * worker always finds what it is asked to parse.
  */
 export async function savePageHtml(
   em: EntityManager,
@@ -74,15 +90,18 @@ export async function savePageHtml(
   user: User,
   input: { url: string; html: string },
 ) {
-  const { page, created } = await findOrCreatePage(em, user, input.url, 'html');
-  await em.upsert(PageContent, { page: page.id, originalHtml: input.html, updatedAt: clock.now() });
-  if (!created) {
-    page.source = 'html';
-    page.clipStatus = ClipStatus.queued;
-    page.clipError = null;
-    page.clipAttempts += 1;
-    await em.flush();
-  }
+  const { page, created } = await em.transactional(async (tem) => {
+    const found = await findOrCreatePage(tem, user, input.url, 'html');
+    await tem.upsert(PageContent, { page: found.page.id, originalHtml: input.html, updatedAt: clock.now() });
+    if (!found.created) {
+      found.page.source = 'html';
+      found.page.clipStatus = ClipStatus.queued;
+      found.page.clipError = null;
+      found.page.clipAttempts += 1;
+      await tem.flush();
+    }
+    return found;
+  });
   await enqueueClip(queues, page);
   return { page, created };
 }

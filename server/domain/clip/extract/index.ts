@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { toStorableText, toStorableTextOrNull } from '../../../../src/rules/text.ts';
 import { countWords } from '../../../../src/text/word-count.ts';
 import { focusOnArticleContainer } from './focus.ts';
 import { htmlToText } from './html-to-text.ts';
@@ -79,6 +80,25 @@ function wholeBodyFallback(html: string): Element | null {
   return document.body;
 }
 
+/**
+ * What a page gave us, made storable: a page's text, its metadata and JSON-LD (where \u0000
+ * decodes to NUL) may carry NUL or lone surrogates, which PostgreSQL refuses or cannot keep.
+ * They become U+FFFD here, so a hostile page cannot fail its clip job with a database error.
+ */
+function storable(article: ExtractedArticle): ExtractedArticle {
+  return {
+    ...article,
+    title: toStorableTextOrNull(article.title),
+    siteName: toStorableTextOrNull(article.siteName),
+    author: toStorableTextOrNull(article.author),
+    leadImageUrl: toStorableTextOrNull(article.leadImageUrl),
+    contentHtml: toStorableText(article.contentHtml),
+    text: toStorableText(article.text),
+    excerpt: toStorableText(article.excerpt),
+    lang: toStorableTextOrNull(article.lang),
+  };
+}
+
 export function extractArticle(html: string, url: string): ExtractedArticle {
   const document = parseDocument(html);
   const metadata = readMetadata(document, url);
@@ -101,7 +121,7 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
     contentHtml = body.innerHTML.trim();
     text = htmlToText(body);
   }
-  return {
+  return storable({
     title: metadata.title ?? parsed?.title ?? null,
     siteName: metadata.siteName ?? parsed?.siteName ?? null,
     author: metadata.author ?? parsed?.byline ?? null,
@@ -112,5 +132,5 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
     excerpt: truncate(metadata.excerpt || text, EXCERPT_LENGTH),
     lang: metadata.lang ?? parsed?.lang ?? null,
     wordCount: countWords(text),
-  };
+  });
 }

@@ -68,10 +68,16 @@ function metaContent(document: Document, ...keys: string[]): string | null {
   return null;
 }
 
+/**
+ * A page's own date, when it is one PostgreSQL can store: JavaScript dates reach 271821 BC,
+ * PostgreSQL's stop at 4713 BC, and no article is dated outside years 1 to 9999.
+ */
 function parseDate(value: string | null): Date | null {
   if (!value) return null;
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
+  if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? date : null;
 }
 
 export function absoluteUrl(value: string | null, baseUrl: string): string | null {
