@@ -23,8 +23,8 @@ let other: Awaited<ReturnType<typeof makeFixtures>>;
 beforeAll(async () => {
   deps = await createTestDeps();
   app = createApp(deps);
-  owner = await makeFixtures(deps, app, 'ownersecret');
-  other = await makeFixtures(deps, app, 'othersown');
+  owner = await makeFixtures(deps, 'ownersecret');
+  other = await makeFixtures(deps, 'othersown');
 });
 afterAll(() => deps.close());
 

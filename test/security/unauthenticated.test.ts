@@ -19,7 +19,7 @@ let fx: Fixtures;
 beforeAll(async () => {
   deps = await createTestDeps();
   app = createApp(deps);
-  ({ fx } = await makeFixtures(deps, app));
+  ({ fx } = await makeFixtures(deps));
 });
 afterAll(() => deps.close());
 
