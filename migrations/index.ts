@@ -9,6 +9,7 @@ import { Migration20261121055924_daily } from './Migration20261121055924_daily.t
 import { Migration20261121063000_page_notes_vector } from './Migration20261121063000_page_notes_vector.ts';
 import { Migration20261123200000_note_owner_key } from './Migration20261123200000_note_owner_key.ts';
 import { Migration20261124090000_maintenance_state } from './Migration20261124090000_maintenance_state.ts';
+import { Migration20261124100000_folder_name_unique } from './Migration20261124100000_folder_name_unique.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   Migration20261121063000_page_notes_vector,
   Migration20261123200000_note_owner_key,
   Migration20261124090000_maintenance_state,
+  Migration20261124100000_folder_name_unique,
 ];

@@ -17,7 +17,7 @@ afterAll(async () => {
   await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
 });
 
-test('note ids become per owner; old daily ids are replaced by unguessable ones, text kept', async () => {
+test('upgrade: note ids per owner, unguessable daily ids, unique folder names; no row lost', async () => {
   await orm.migrator.up({ to: 'Migration20261121063000_page_notes_vector' });
   const sql = orm.em.getConnection();
   await sql.execute(
@@ -31,7 +31,22 @@ test('note ids become per owner; old daily ids are replaced by unguessable ones,
             ('sharedClientId01', 7, 1, 6, 'a note', null, 1, now(), now())`,
   );
 
+  await sql.execute(
+    `insert into "folder" ("id", "user_id", "parent_id", "name", "created_at")
+     values ('folderOne0001', 7, null, 'Reading', now() - interval '1 day'),
+            ('folderTwo0002', 7, null, 'Reading', now())`,
+  );
+
   await orm.migrator.up();
+
+  // Same-named folders that a race let in keep their pages under numbered names.
+  const folders = await sql.execute<{ id: string; name: string }[]>(
+    `select "id", "name" from "folder" order by "id"`,
+  );
+  expect(folders).toEqual([
+    { id: 'folderOne0001', name: 'Reading' },
+    { id: 'folderTwo0002', name: 'Reading (2)' },
+  ]);
 
   const rows = await sql.execute<{ id: string; user_id: string; text: string; daily_main: boolean }[]>(
     `select "id", "user_id", "text", "daily_main" from "note" order by "text"`,

@@ -7,6 +7,14 @@ export const FolderSchema = defineEntity({
   name: 'Folder',
   tableName: 'folder',
   indexes: [{ properties: ['user', 'parent'] }],
+  // Names are unique among a folder's children (and among the top level: NULLs not distinct).
+  uniques: [
+    {
+      name: 'folder_name_unique',
+      expression:
+        'create unique index "folder_name_unique" on "folder" ("user_id", "parent_id", "name") nulls not distinct',
+    },
+  ],
   properties: {
     id: p.string().length(32).primary(),
     user: () => p.manyToOne(User).deleteRule('cascade'),

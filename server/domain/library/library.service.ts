@@ -1,4 +1,8 @@
-import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import {
+  type EntityManager,
+  type QueryResult,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import { newNoteId } from '../../../src/rules/note-id.ts';
 import { clock } from '../../clock.ts';
@@ -126,20 +130,15 @@ export async function ownFolder(em: EntityManager, user: User, id: string): Prom
   return folder;
 }
 
-async function assertUniqueName(
-  em: EntityManager,
-  user: User,
-  parentId: string | null,
-  name: string,
-  except?: string,
-) {
-  const clash = await em.count(Folder, {
-    user: user.id,
-    parent: parentId,
-    name,
-    ...(except ? { id: { $ne: except } } : {}),
-  });
-  if (clash) throw new AppError('CONFLICT', 'errors.folderExists');
+/** Saves a folder's new name; the unique index, not a read before, decides a clash (no race). */
+async function flushFolderName(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException)
+      throw new AppError('CONFLICT', 'errors.folderExists');
+    throw error;
+  }
 }
 
 export async function listFolders(em: EntityManager, user: User) {
@@ -167,18 +166,15 @@ export async function createFolder(
 ) {
   const parentId = input.parentId ?? null;
   if (parentId) await ownFolder(em, user, parentId);
-  await assertUniqueName(em, user, parentId, input.name);
   const folder = em.create(Folder, { id: newNoteId(), user: user.id, parent: parentId, name: input.name });
-  await em.flush();
+  await flushFolderName(em);
   return folder;
 }
 
 export async function renameFolder(em: EntityManager, user: User, input: { id: string; name: string }) {
   const folder = await ownFolder(em, user, input.id);
-  const parentId = (folder.parent as Folder | null)?.id ?? null;
-  await assertUniqueName(em, user, parentId, input.name, folder.id);
   folder.name = input.name;
-  await em.flush();
+  await flushFolderName(em);
   return folder;
 }
 

@@ -1,0 +1,117 @@
+import type { Express } from 'express';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { CoreType } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { callProcedure, makeFixtures } from './router-inventory.ts';
+
+// The same request many times at once, as a double-clicking user, a retrying offline queue or an
+// attacker racing the checks would send it. (Parallel code guesses: auth-limits.test.ts.)
+let deps: TestDeps;
+let app: Express;
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createApp(deps);
+});
+afterAll(() => deps.close());
+
+const create = { path: 'highlights.create', type: 'mutation' } as const;
+const createFolder = { path: 'library.createFolder', type: 'mutation' } as const;
+const renameFolder = { path: 'library.renameFolder', type: 'mutation' } as const;
+const addTag = { path: 'library.addTag', type: 'mutation' } as const;
+
+async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
+  return deps.orm.em.fork().execute<T[]>(sql, params);
+}
+
+describe('parallel requests', () => {
+  test('20 creates with one id make one note; the page counts it once', async () => {
+    const { fx, token, user } = await makeFixtures(deps);
+    const id = newNoteId();
+    const input = { id, pageId: fx.pageId, coreType: CoreType.image, imageUrl: 'https://example.test/a.png' };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => callProcedure(app, create, input, token)),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(new Set(results.map((r) => (r.data as { id: string }).id))).toEqual(new Set([id]));
+    const notes = await rows<{ n: string }>('select count(*) as n from note where user_id = ? and id = ?', [
+      user.id,
+      id,
+    ]);
+    expect(Number(notes[0]?.n)).toBe(1);
+    const [page] = await rows<{ highlight_count: number }>('select highlight_count from page where id = ?', [
+      fx.pageId,
+    ]);
+    expect(page?.highlight_count).toBe(1);
+  });
+
+  test('two users creating with the same id at once each get their own note', async () => {
+    const a = await makeFixtures(deps, 'alpha');
+    const b = await makeFixtures(deps, 'beta');
+    const id = newNoteId();
+    const calls = [a, b].flatMap((u) =>
+      Array.from({ length: 10 }, () =>
+        callProcedure(
+          app,
+          create,
+          { id, pageId: u.fx.pageId, coreType: CoreType.textNote, text: `${u.fx.tag} says hi` },
+          u.token,
+        ),
+      ),
+    );
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const notes = await rows<{ user_id: string; text: string }>(
+      'select user_id, text from note where id = ? order by text',
+      [id],
+    );
+    expect(notes.map((n) => [Number(n.user_id), n.text])).toEqual([
+      [a.user.id, 'alpha-tag says hi'],
+      [b.user.id, 'beta-tag says hi'],
+    ]);
+  });
+
+  test('10 folders with one name at once: one is made, the rest are told it exists', async () => {
+    const { token, user } = await makeFixtures(deps);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => callProcedure(app, createFolder, { name: 'Twins' }, token)),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expect(r.error).toMatchObject({ appCode: 'CONFLICT', messageKey: 'errors.folderExists' });
+    }
+    const folders = await rows<{ n: string }>(
+      'select count(*) as n from folder where user_id = ? and name = ?',
+      [user.id, 'Twins'],
+    );
+    expect(Number(folders[0]?.n)).toBe(1);
+  });
+
+  test('two folders renamed to one name at once: one wins', async () => {
+    const { token, caller } = await makeFixtures(deps);
+    const one = await caller.library.createFolder({ name: 'One' });
+    const two = await caller.library.createFolder({ name: 'Two' });
+    const results = await Promise.all(
+      [one, two].map((f) => callProcedure(app, renameFolder, { id: f.id, name: 'Same' }, token)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const names = (await caller.library.folders()).map((f) => f.name);
+    expect(names.filter((n) => n === 'Same')).toHaveLength(1);
+    expect(names.filter((n) => n === 'One' || n === 'Two')).toHaveLength(1);
+  });
+
+  test('20 adds of one tag at once leave it on the page once', async () => {
+    const { fx, token, user } = await makeFixtures(deps);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => callProcedure(app, addTag, { ids: [fx.pageId], tag: 'twice' }, token)),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const [page] = await rows<{ tags: string[] }>('select tags from page where id = ? and user_id = ?', [
+      fx.pageId,
+      user.id,
+    ]);
+    expect(page?.tags.filter((t) => t === 'twice')).toEqual(['twice']);
+  });
+});
