@@ -102,6 +102,31 @@ describe('parallel requests', () => {
     expect(names.filter((n) => n === 'One' || n === 'Two')).toHaveLength(1);
   });
 
+  test('one URL clipped and sent 10 times at once is one page', async () => {
+    const { token, user } = await makeFixtures(deps);
+    const url = 'https://example.test/raced';
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, () =>
+        callProcedure(app, { path: 'notes.clip', type: 'mutation' }, { url }, token),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        callProcedure(
+          app,
+          { path: 'notes.savePage', type: 'mutation' },
+          { url, html: '<html><body><p>Raced page</p></body></html>' },
+          token,
+        ),
+      ),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => (r.data as { page: { id: string } }).page.id)).size).toBe(1);
+    const pages = await rows<{ n: string }>('select count(*) as n from page where user_id = ? and url = ?', [
+      user.id,
+      url,
+    ]);
+    expect(Number(pages[0]?.n)).toBe(1);
+  });
+
   test('20 adds of one tag at once leave it on the page once', async () => {
     const { fx, token, user } = await makeFixtures(deps);
     const results = await Promise.all(
