@@ -141,17 +141,19 @@ export async function moveHighlightsToDaily(
   const block = notes.map(highlightBlock).join('\n\n');
   const date = today(user, now);
   if (target === 'today') return appendToDay(em, user, date, block);
-  const entry = em.create(Note, {
-    id: newNoteId(),
-    user: user.id,
-    kind: NoteKind.daily,
-    coreType: CoreType.textNote,
-    dailyDate: date,
-    text: block,
+  return em.transactional(async (tem) => {
+    const entry = tem.create(Note, {
+      id: newNoteId(),
+      user: user.id,
+      kind: NoteKind.daily,
+      coreType: CoreType.textNote,
+      dailyDate: date,
+      text: block,
+    });
+    await tem.flush();
+    await indexNote(tem, { userId: user.id, id: entry.id }, entry);
+    return toDaily(entry);
   });
-  await em.flush();
-  await indexNote(em, { userId: user.id, id: entry.id }, entry);
-  return toDaily(entry);
 }
 
 /** The timeline: days with notes, newest first, optionally searched. */

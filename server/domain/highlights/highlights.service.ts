@@ -116,10 +116,12 @@ export async function updateHighlight(
       note.annotatedAt = message ? clock.now() : null;
     }
   }
-  await em.flush();
-  await indexNote(em, { userId: user.id, id: note.id }, note);
   const pageId = (note.page as unknown as { id: string } | null)?.id;
-  if (pageId) await indexPageNotes(em, pageId);
+  await em.transactional(async (tem) => {
+    await tem.flush();
+    await indexNote(tem, { userId: user.id, id: note.id }, note);
+    if (pageId) await indexPageNotes(tem, pageId);
+  });
   return note;
 }
 
