@@ -3,20 +3,19 @@ import compression from 'compression';
 import { parse as parseCookies } from 'cookie';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
+import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sessionCookies } from './http/session-cookie.ts';
+import { TRPC_BODY_MAX, trpcHttpErrors, trpcJsonBody, trpcQueryDepth } from './http/trpc-limits.ts';
 import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { clientRouter } from './static.ts';
 import { appRouter } from './trpc/app.router.ts';
 import type { AppDeps, Context } from './trpc/context.ts';
-
-/** JSON bodies: clipped HTML from the extension is the largest thing we accept. */
-export const BODY_LIMIT = '6mb';
 
 /**
  * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain
@@ -51,12 +50,18 @@ export function createApp(deps: AppDeps): Express {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
+  // Bodies capped by the calls they carry (6 MB only for clipped HTML), JSON at most 64 levels
+  // deep in bodies and in a query's input, at most 20 calls a batch; errors before tRPC answer
+  // in its envelope (server/http/trpc-limits.ts).
   app.use(
     '/trpc',
     requireJsonMutations,
-    express.json({ limit: BODY_LIMIT }),
+    trpcJsonBody(),
+    trpcQueryDepth,
     createExpressMiddleware({
       router: appRouter,
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      maxBodySize: TRPC_BODY_MAX,
       createContext: async ({ req, res }): Promise<Context> => {
         const token = parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
         const signedIn = await findSignedIn(deps.orm.em.fork(), token);
@@ -79,17 +84,21 @@ export function createApp(deps: AppDeps): Express {
           log.error('procedure failed', { path, ...errorFields(error.cause ?? error) });
       },
     }),
+    trpcHttpErrors(appRouter),
   );
 
   app.use('/auth/oidc', oidcRoutes(deps));
 
   app.use(clientRouter(deps.config));
 
+  // A client's mistake keeps its 4xx (bad JSON is a 400, not a 500); only the rest is logged.
   const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
     const status =
       typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) log.error('request failed', errorFields(err));
-    res.status(status).json({ error: status === 413 ? 'errors.payloadTooLarge' : 'errors.generic' });
+    const error =
+      status === 413 ? 'errors.payloadTooLarge' : status === 500 ? 'errors.generic' : 'errors.invalidInput';
+    res.status(status).json({ error });
   };
   app.use(errorHandler);
   return app;

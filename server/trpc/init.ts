@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
 import { MembershipState } from '../../src/enums.ts';
 import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
+import { TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { membershipState } from '../../src/rules/member-level.ts';
 import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
@@ -13,15 +15,34 @@ const TRPC_CODE: Record<AppErrorCode, TRPCError['code']> = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
   CONFLICT: 'CONFLICT',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   INTERNAL: 'INTERNAL_SERVER_ERROR',
 };
 
-const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = Object.fromEntries(
-  Object.entries(TRPC_CODE).map(([app, trpc]) => [trpc, app]),
-);
+const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
+  ...Object.fromEntries(Object.entries(TRPC_CODE).map(([app, trpc]) => [trpc, app])),
+  // tRPC's own request errors: a body that is not JSON, a content type it cannot read.
+  PARSE_ERROR: 'BAD_REQUEST',
+  UNSUPPORTED_MEDIA_TYPE: 'BAD_REQUEST',
+  UNPROCESSABLE_CONTENT: 'BAD_REQUEST',
+};
+
+/** tRPC refuses a batch over maxBatchSize with this message (resolveResponse, tRPC 11). */
+const BATCH_TOO_LARGE = 'Batch call exceeds maximum size';
+
+/**
+ * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation, a
+ * batch too large): its own when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for
+ * a 5xx.
+ */
+function appCodeOf(error: TRPCError): AppErrorCode {
+  const known = APP_CODE[error.code];
+  if (known) return known;
+  return getHTTPStatusCodeFromError(error) < 500 ? 'BAD_REQUEST' : 'INTERNAL';
+}
 
 /** Zod issue messages are i18n keys when they start with `errors.`; anything else is generic. */
 function fieldErrors(error: ZodError): ErrorPayload['fieldErrors'] {
@@ -49,7 +70,10 @@ export function toErrorPayload(error: TRPCError): ErrorPayload {
       fieldErrors: fields,
     };
   }
-  const appCode = APP_CODE[error.code] ?? 'INTERNAL';
+  const appCode = appCodeOf(error);
+  if (error.code === 'BAD_REQUEST' && error.message === BATCH_TOO_LARGE) {
+    return { appCode, messageKey: 'errors.tooManyCalls', params: { max: TRPC_MAX_BATCH_SIZE } };
+  }
   return { appCode, messageKey: DEFAULT_MESSAGE_KEY[appCode] };
 }
 

@@ -1,0 +1,157 @@
+import { type AnyTRPCRouter, getTRPCErrorShape, TRPCError, transformTRPCResponse } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { AppError } from '../../src/errors.ts';
+import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
+import { DAILY_TEXT_MAX } from '../../src/schemas/daily.ts';
+
+// What a tRPC request may weigh before any procedure sees it: a body cap that fits the calls it
+// names, a nesting limit checked on the raw text (so the check cannot overflow the stack, and
+// neither can what parses and re-serialises the JSON after it), and errors in tRPC's own
+// envelope so the client reads them like any procedure's.
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** The most any request body may be: clipped HTML from the extension is the largest input. */
+export const TRPC_BODY_MAX = 6 * MB;
+
+/**
+ * A call's share of the body. A JSON string costs at most 3 bytes per UTF-16 unit (CJK), so
+ * 256 KB holds the largest ordinary input (a highlight: text, annotation and quote of 20,000
+ * characters each, ~200 KB in CJK); an autosave carries the day's text twice.
+ */
+export const BODY_LIMIT_DEFAULT = 256 * KB;
+export const BODY_LIMITS: Readonly<Record<string, number>> = {
+  'notes.savePage': TRPC_BODY_MAX,
+  'daily.save': 2 * DAILY_TEXT_MAX * 3 + 64 * KB,
+};
+
+/** The procedure paths a tRPC URL names (`a.b` or, batched, `a.b,c.d`), as tRPC reads them. */
+function procedurePaths(requestPath: string): string[] {
+  return requestPath.slice(requestPath.lastIndexOf('/') + 1).split(',');
+}
+
+/**
+ * The body a request may send: each call it names brings its own share, up to the batch size
+ * tRPC accepts (more is refused anyway) and never past TRPC_BODY_MAX.
+ */
+export function bodyLimitFor(requestPath: string): number {
+  const shares = procedurePaths(requestPath)
+    .slice(0, TRPC_MAX_BATCH_SIZE)
+    .map((path) => BODY_LIMITS[path] ?? BODY_LIMIT_DEFAULT);
+  return Math.min(
+    TRPC_BODY_MAX,
+    shares.reduce((sum, share) => sum + share, 0),
+  );
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+function depthExceeds(length: number, codeAt: (i: number) => number, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < length; i++) {
+    const code = codeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`, read in one loop without
+ * parsing. Bytes are UTF-8 (no multi-byte sequence holds an ASCII byte); malformed JSON is
+ * left for the parser to refuse.
+ */
+export function jsonDepthExceeds(json: string | Uint8Array, max = JSON_MAX_DEPTH): boolean {
+  return typeof json === 'string'
+    ? depthExceeds(json.length, (i) => json.charCodeAt(i), max)
+    : depthExceeds(json.length, (i) => json[i] as number, max);
+}
+
+/** An Express-style HTTP error: body-parser's, or ours for JSON nested too deep. */
+class HttpError extends Error {
+  readonly status: number;
+  readonly type: string;
+  constructor(status: number, type: string) {
+    super(type);
+    this.status = status;
+    this.type = type;
+  }
+}
+
+const tooDeep = () => new HttpError(400, 'json.too.deep');
+
+/** express.json with the body cap of the procedures a request names and the depth limit. */
+export function trpcJsonBody(): RequestHandler {
+  const parsers = new Map<number, RequestHandler>();
+  const parserFor = (limit: number) => {
+    let parser = parsers.get(limit);
+    if (!parser) {
+      parser = express.json({
+        limit,
+        verify: (_req, _res, body, encoding) => {
+          const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
+          if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
+        },
+      });
+      parsers.set(limit, parser);
+    }
+    return parser;
+  };
+  return (req, res, next) => parserFor(bodyLimitFor(req.path))(req, res, next);
+}
+
+/** The same depth limit for a GET query's `input` parameter, which tRPC parses itself. */
+export const trpcQueryDepth: RequestHandler = (req, _res, next) => {
+  const query = req.originalUrl.indexOf('?');
+  const input = query < 0 ? null : new URLSearchParams(req.originalUrl.slice(query + 1)).get('input');
+  next(input !== null && jsonDepthExceeds(input) ? tooDeep() : undefined);
+};
+
+/** HTTP errors before tRPC (body too large, not JSON, too deep) as tRPC errors with a message key. */
+function asTrpcError(err: { status: number; type?: unknown }): TRPCError {
+  if (err.status === 413) {
+    return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', cause: new AppError('PAYLOAD_TOO_LARGE') });
+  }
+  const cause = new AppError('BAD_REQUEST');
+  if (err.type === 'entity.parse.failed') return new TRPCError({ code: 'PARSE_ERROR', cause });
+  if (err.status === 415) return new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', cause });
+  return new TRPCError({ code: 'BAD_REQUEST', cause });
+}
+
+/**
+ * The /trpc error handler: a 4xx raised before tRPC answers in tRPC's envelope (so the client
+ * shows its message); anything else goes on to the app's handler.
+ */
+export function trpcHttpErrors(router: AnyTRPCRouter): ErrorRequestHandler {
+  const config = router._def._config;
+  return (err, req, res, next) => {
+    const status: unknown = err?.status ?? err?.statusCode;
+    if (res.headersSent || typeof status !== 'number' || status < 400 || status >= 500) {
+      next(err);
+      return;
+    }
+    const error = asTrpcError({ status, type: err.type });
+    const shape = getTRPCErrorShape({
+      config,
+      error,
+      type: 'unknown',
+      path: procedurePaths(req.path).join(','),
+      input: undefined,
+      ctx: undefined,
+    });
+    res.status(getHTTPStatusCodeFromError(error)).json(transformTRPCResponse(config, { error: shape }));
+  };
+}

@@ -1,0 +1,461 @@
+import type { Express } from 'express';
+import superjson from 'superjson';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../server/app.ts';
+import { Folder, Page } from '../../server/db/entities/index.ts';
+import { savePageHtml } from '../../server/domain/pages/clip.service.ts';
+import { BODY_LIMIT_DEFAULT, bodyLimitFor, jsonDepthExceeds } from '../../server/http/trpc-limits.ts';
+import { CoreType, SortOrder } from '../../src/enums.ts';
+import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+// Findings 3-5 of the hardening issue, over HTTP as a browser or a script would call: text that
+// PostgreSQL cannot store, batches, bodies and JSON too large or too deep, malformed cursors and
+// dates. Each is a 4xx with a message key, and nothing in the database changes.
+
+let deps: TestDeps;
+let app: Express;
+let token: string;
+let user: Awaited<ReturnType<typeof signedInUser>>;
+const fx = { pageId: '', noteId: '', folderId: '', tag: 'fixture-tag' };
+
+const NUL = 'a\u0000b';
+const LONE = 'a\uD800b';
+const BAD_TEXTS = [
+  ['NUL', NUL],
+  ['lone surrogate', LONE],
+] as const;
+
+interface Reply {
+  status: number;
+  data: unknown;
+  error: { appCode?: string; messageKey?: string; code?: string; httpStatus?: number } | null;
+  body: unknown;
+}
+
+/** tRPC answers some request errors as text/plain: the body is read from the text. */
+function bodyOf(res: request.Response): unknown {
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    return res.body;
+  }
+}
+
+function reply(res: request.Response): Reply {
+  const body = bodyOf(res) as {
+    result?: { data?: { json?: unknown } };
+    error?: { json?: { data?: Reply['error'] } };
+  };
+  return {
+    status: res.status,
+    data: body?.result?.data?.json,
+    error: body?.error?.json?.data ?? null,
+    body,
+  };
+}
+
+const serialize = (input: unknown) => JSON.stringify(superjson.serialize(input));
+
+async function mutate(path: string, input: unknown, raw?: string): Promise<Reply> {
+  const res = await request(app)
+    .post(`/trpc/${path}`)
+    .set('content-type', 'application/json')
+    .set('cookie', `logininfo=${token}`)
+    .send(raw ?? serialize(input));
+  return reply(res);
+}
+
+async function query(path: string, input?: unknown, raw?: string): Promise<Reply> {
+  const payload = raw ?? (input === undefined ? undefined : serialize(input));
+  const url = payload === undefined ? `/trpc/${path}` : `/trpc/${path}?input=${encodeURIComponent(payload)}`;
+  return reply(await request(app).get(url).set('cookie', `logininfo=${token}`));
+}
+
+/** One checksum per table: equal fingerprints mean no row was added, changed or removed. */
+async function fingerprint(): Promise<Record<string, string>> {
+  const em = deps.orm.em.fork();
+  const out: Record<string, string> = {};
+  for (const table of ['page', 'page_content', 'note', 'folder', 'user']) {
+    const [row] = await em.execute<{ sum: string | null; n: string }[]>(
+      `select md5(string_agg(t::text, '|' order by t::text)) as sum, count(*) as n from "${table}" t`,
+    );
+    out[table] = `${row?.n}:${row?.sum ?? ''}`;
+  }
+  return out;
+}
+
+/** JSON nested `depth` levels, written as text (serialising it would itself overflow the stack). */
+function deepJson(depth: number): string {
+  return `${'{"a":['.repeat(depth / 2)}"deep"${']}'.repeat(depth / 2)}`;
+}
+
+function nested(depth: number): unknown {
+  let value: unknown = 'deep';
+  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
+  return value;
+}
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createApp(deps);
+  user = await signedInUser(deps);
+  token = user.token;
+  const saved = await user.caller.notes.savePage({
+    url: 'https://example.com/fixture',
+    html: '<html><head><title>Fixture</title></head><body><p>Fixture page.</p></body></html>',
+  });
+  fx.pageId = saved.page.id;
+  await user.caller.library.addTag({ ids: [fx.pageId], tag: fx.tag });
+  fx.folderId = (await user.caller.library.createFolder({ name: 'Fixture folder' })).id;
+  fx.noteId = (
+    await user.caller.highlights.create({
+      id: newNoteId(),
+      pageId: fx.pageId,
+      coreType: CoreType.textNote,
+      text: 'A fixture note',
+      annotation: 'A fixture annotation',
+      tags: [fx.tag],
+    })
+  ).id;
+});
+afterAll(() => deps.close());
+
+describe('text PostgreSQL cannot store is refused at the boundary', () => {
+  const mutations: [string, string, (bad: string) => unknown][] = [
+    ['nickname', 'account.updateProfile', (bad) => ({ nickname: bad })],
+    ['tag on pages', 'library.addTag', (bad) => ({ ids: [fx.pageId], tag: bad })],
+    ['tag renamed', 'library.renameTag', (bad) => ({ from: fx.tag, to: bad })],
+    ['tag on a highlight', 'highlights.update', (bad) => ({ id: fx.noteId, tags: [bad] })],
+    ['folder name (new)', 'library.createFolder', (bad) => ({ name: bad })],
+    ['folder name (rename)', 'library.renameFolder', (bad) => ({ id: fx.folderId, name: bad })],
+    ['annotation', 'highlights.update', (bad) => ({ id: fx.noteId, annotation: bad })],
+    ['highlight text', 'highlights.update', (bad) => ({ id: fx.noteId, text: bad })],
+    [
+      'new note',
+      'highlights.create',
+      (bad) => ({ id: newNoteId(), pageId: fx.pageId, coreType: CoreType.textNote, text: bad }),
+    ],
+    ['URL to clip', 'notes.clip', (bad) => ({ url: `https://example.com/${bad}` })],
+    ['savePage URL', 'notes.savePage', (bad) => ({ url: `https://example.com/${bad}`, html: '<p>x</p>' })],
+    ['savePage HTML', 'notes.savePage', (bad) => ({ url: 'https://example.com/new', html: `<p>${bad}</p>` })],
+    [
+      'savePage HTML of a saved page',
+      'notes.savePage',
+      (bad) => ({ url: 'https://example.com/fixture', html: `<p>${bad}</p>` }),
+    ],
+    ['daily note', 'daily.save', (bad) => ({ date: '2026-03-01', text: bad, baseText: '', baseVersion: 0 })],
+    ['daily append', 'daily.append', (bad) => ({ text: bad })],
+  ];
+
+  for (const [kind, bad] of BAD_TEXTS) {
+    test.each(mutations)(
+      `${kind} in %s (%s): 400 errors.invalidCharacters, no row changed`,
+      async (_what, path, input) => {
+        const before = await fingerprint();
+        const res = await mutate(path, input(bad));
+        expect(res.status).toBe(400);
+        expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidCharacters' });
+        expect(await fingerprint()).toEqual(before);
+      },
+    );
+  }
+
+  const searches: [string, (bad: string) => unknown][] = [
+    ['library.list', (bad) => ({ q: bad })],
+    ['library.list', (bad) => ({ tag: bad })],
+    ['highlights.list', (bad) => ({ q: bad })],
+    ['highlights.list', (bad) => ({ tag: bad })],
+    ['daily.list', (bad) => ({ q: bad })],
+  ];
+  for (const [kind, bad] of BAD_TEXTS) {
+    test.each(searches)(`${kind} in a search of %s: 400 errors.invalidCharacters`, async (path, input) => {
+      const res = await query(path, input(bad));
+      expect(res.status).toBe(400);
+      expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidCharacters' });
+    });
+  }
+
+  test('savePage with NUL leaves no page behind', async () => {
+    const url = 'https://example.com/never-saved';
+    const res = await mutate('notes.savePage', { url, html: `<p>${NUL}</p>` });
+    expect(res.status).toBe(400);
+    expect(await deps.orm.em.fork().count(Page, { user: user.user.id, url })).toBe(0);
+  });
+
+  test('a save whose HTML write fails is rolled back whole: no page without its HTML', async () => {
+    // Past the schema, straight at the service: PostgreSQL itself refuses the NUL.
+    const em = deps.orm.em.fork();
+    const url = 'https://example.com/half-saved';
+    await expect(savePageHtml(em, deps.queues, user.user, { url, html: `<p>${NUL}</p>` })).rejects.toThrow();
+    expect(await deps.orm.em.fork().count(Page, { user: user.user.id, url })).toBe(0);
+  });
+
+  test('an encoded %00 or a malformed escape in a URL is saved, with a title that can be stored', async () => {
+    for (const url of ['https://example.com/a%00b', 'https://example.com/bad%E0%A4%A']) {
+      const res = await mutate('notes.clip', { url });
+      expect(res.status, url).toBe(200);
+      const title = (res.data as { page: { title: string } }).page.title;
+      expect(title).not.toContain('\u0000');
+    }
+  });
+});
+
+describe('batches', () => {
+  const batch = (n: number) =>
+    request(app)
+      .get(`/trpc/${Array.from({ length: n }, () => 'system.info').join(',')}?batch=1&input={}`)
+      .set('cookie', `logininfo=${token}`);
+
+  test(`${TRPC_MAX_BATCH_SIZE} calls in one batch are answered`, async () => {
+    const res = await batch(TRPC_MAX_BATCH_SIZE);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(TRPC_MAX_BATCH_SIZE);
+  });
+
+  test(`${TRPC_MAX_BATCH_SIZE + 1} calls are refused with a 400 and errors.tooManyCalls`, async () => {
+    const res = await batch(TRPC_MAX_BATCH_SIZE + 1);
+    expect(res.status).toBe(400);
+    const body = bodyOf(res);
+    const errors = (Array.isArray(body) ? body : [body]) as {
+      error: { json: { data: unknown } };
+    }[];
+    for (const item of errors) {
+      expect(item.error.json.data).toMatchObject({
+        appCode: 'BAD_REQUEST',
+        messageKey: 'errors.tooManyCalls',
+      });
+    }
+  });
+
+  test('1,000 calls are refused the same way', async () => {
+    expect((await batch(1000)).status).toBe(400);
+  });
+});
+
+describe('bodies and JSON depth', () => {
+  test('a 7 MB body is refused with 413 and errors.payloadTooLarge, in the tRPC envelope', async () => {
+    const html = `<p>${'a'.repeat(7 * 1024 * 1024)}</p>`;
+    const res = await mutate('notes.savePage', { url: 'https://example.com/huge', html });
+    expect(res.status).toBe(413);
+    expect(res.error).toMatchObject({ appCode: 'PAYLOAD_TOO_LARGE', messageKey: 'errors.payloadTooLarge' });
+  });
+
+  test('clipped HTML of a few MB is still taken', async () => {
+    const html = `<html><body><p>${'Long page. '.repeat(300_000)}</p></body></html>`;
+    const res = await mutate('notes.savePage', { url: 'https://example.com/big', html });
+    expect(res.status).toBe(200);
+  });
+
+  test('any other procedure takes a much smaller body', async () => {
+    const res = await mutate('library.createFolder', { name: 'x', pad: 'a'.repeat(BODY_LIMIT_DEFAULT) });
+    expect(res.status).toBe(413);
+    expect(res.error).toMatchObject({ appCode: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  test('a full daily note in CJK fits its own cap', async () => {
+    const text = '日'.repeat(200_000);
+    const res = await mutate('daily.save', { date: '2026-03-02', text, baseText: '', baseVersion: 0 });
+    expect(res.status).toBe(200);
+    expect(bodyLimitFor('/daily.save')).toBeGreaterThan(
+      Buffer.byteLength(serialize({ text, baseText: text })),
+    );
+  });
+
+  test('a batch brings each call its share, never more than the clipping cap', () => {
+    expect(bodyLimitFor('/library.list,library.counts')).toBe(2 * BODY_LIMIT_DEFAULT);
+    expect(bodyLimitFor(`/${Array(1000).fill('notes.savePage').join(',')}`)).toBe(6 * 1024 * 1024);
+  });
+
+  test('deep JSON in a POST body: 400, not 500', async () => {
+    for (const depth of [JSON_MAX_DEPTH + 2, 200, 30_000]) {
+      const raw = `{"json":{"name":"deep","extra":${deepJson(depth)}}}`;
+      const res = await mutate('library.createFolder', undefined, raw);
+      expect(res.status, `depth ${depth}`).toBe(400);
+      expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
+    }
+    expect(await deps.orm.em.fork().count(Folder, { name: 'deep' })).toBe(0);
+  });
+
+  test('deep JSON in a GET input: 400, not 500', async () => {
+    for (const depth of [JSON_MAX_DEPTH + 2, 600]) {
+      const res = await query('library.list', undefined, `{"json":{"q":"x","extra":${deepJson(depth)}}}`);
+      expect(res.status, `depth ${depth}`).toBe(400);
+      expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST' });
+    }
+  });
+
+  test('ordinary nesting passes', async () => {
+    const res = await query('library.list', { q: 'x', extra: nested(20) });
+    expect(res.status).toBe(200);
+  });
+
+  test('the depth check reads text without parsing: brackets in strings do not count', () => {
+    expect(jsonDepthExceeds(JSON.stringify({ s: '[[[[[[[[[['.repeat(100) }), 3)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify({ s: 'a\\"[[[[' }), 1)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify(nested(4)), 4)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify(nested(5)), 4)).toBe(true);
+    expect(jsonDepthExceeds(Buffer.from(JSON.stringify(nested(5))), 4)).toBe(true);
+    expect(jsonDepthExceeds('['.repeat(1_000_000))).toBe(true);
+  });
+
+  test('a body that is not JSON: 400 in the tRPC envelope', async () => {
+    for (const raw of ['{"json":', 'not json', '"a string"', '']) {
+      const res = await mutate('library.createFolder', undefined, raw);
+      if (raw === '') continue; // an empty body is no input: the schema answers
+      expect(res.status, raw).toBe(400);
+      expect(res.error, raw).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
+    }
+  });
+
+  test('a GET input that is not JSON: 400', async () => {
+    const res = await query('library.list', undefined, '{"json":');
+    expect(res.status).toBe(400);
+    expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST' });
+  });
+});
+
+describe('malformed cursors', () => {
+  const BAD_CURSORS = [
+    'not a cursor',
+    '%%%',
+    `${b64('2026-01-01T00:00:00.000Z|abcdefgh')}==`,
+    b64('2026-01-01T00:00:00.000Z'),
+    b64('9999-99-99T99:99:99Z|abcdefgh'),
+    b64('2026-01-01T00:00:00.000Z|\u0000abcdefgh'),
+    b64('2026-01-01T00:00:00.000Z|abc'),
+    b64('2026-01-01T00:00:00.000Z|abcdefgh|x'),
+    b64('|||'),
+    b64('-271821-04-20T00:00:00.000Z|abcdefgh'),
+    b64('+275760-09-13T00:00:00.000Z|abcdefgh'),
+    b64('0000-01-01T00:00:00.000Z|abcdefgh'),
+    b64('2026-01-01|abcdefgh'),
+    Buffer.from([0xff, 0xfe, 0xfd]).toString('base64url'),
+    b64(JSON.stringify(['x', 'abcdefgh'])),
+    b64(JSON.stringify([1e308, 'abcdefgh'])),
+    b64(JSON.stringify([-1, 'abcdefgh'])),
+    b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abc'])),
+    b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abcdefgh', 3])),
+    b64(JSON.stringify({ __proto__: 1 })),
+    b64('[[[[[[[[[[[['),
+    'x'.repeat(150),
+  ];
+  const lists: [string, Record<string, unknown>][] = [
+    ['notes.pages', {}],
+    ['highlights.list', {}],
+    ['library.list', {}],
+    ['library.list', { sort: SortOrder.mostHighlights }],
+    ['library.list', { sort: SortOrder.oldestFirst }],
+    ['library.list', { sort: SortOrder.recentlyUpdated }],
+  ];
+
+  test.each(lists)('%s %o: every malformed cursor is a 400 with a message key', async (path, extra) => {
+    for (const cursor of BAD_CURSORS) {
+      const res = await query(path, { ...extra, cursor });
+      expect(res.status, cursor).toBe(400);
+      expect(res.error?.appCode, cursor).toBe('BAD_REQUEST');
+      expect(res.error?.messageKey, cursor).toMatch(
+        /^errors\.(invalidCursor|invalidCharacters|invalidInput|tooLong)$/,
+      );
+    }
+  });
+
+  test('a cursor of one sort is refused by another where it cannot be read', async () => {
+    const page = await query('library.list', { limit: 1, nav: 'all', sort: SortOrder.newestFirst });
+    const pages = (await query('library.list', { limit: 100 })).data as { items: unknown[] };
+    if (pages.items.length < 2) await user.caller.notes.clip({ url: 'https://example.com/second' });
+    const first = await query('library.list', { limit: 1, sort: SortOrder.newestFirst });
+    const cursor = (first.data as { nextCursor: string }).nextCursor;
+    expect(page.status).toBe(200);
+    expect(cursor).toBeTruthy();
+    const wrong = await query('library.list', { limit: 1, sort: SortOrder.mostHighlights, cursor });
+    expect(wrong.status).toBe(400);
+    expect(wrong.error).toMatchObject({ messageKey: 'errors.invalidCursor' });
+  });
+
+  test('cursors the server made still page through every list and sort', async () => {
+    for (let i = 0; i < 3; i++) await user.caller.notes.clip({ url: `https://example.com/paged-${i}` });
+    const walk = async (path: string, extra: Record<string, unknown>) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 20; i++) {
+        const res = await query(path, { ...extra, limit: 1, ...(cursor ? { cursor } : {}) });
+        expect(res.status, `${path} ${JSON.stringify(extra)}`).toBe(200);
+        const data = res.data as { items: { id: string }[]; nextCursor: string | null };
+        seen.push(...data.items.map((item) => item.id));
+        cursor = data.nextCursor;
+        if (!cursor) break;
+      }
+      return seen;
+    };
+    expect((await walk('notes.pages', {})).length).toBeGreaterThanOrEqual(4);
+    for (const sort of Object.values(SortOrder)) {
+      const ids = await walk('library.list', { sort });
+      expect(new Set(ids).size, `sort ${sort}`).toBe(ids.length);
+      expect(ids.length, `sort ${sort}`).toBeGreaterThanOrEqual(4);
+    }
+  });
+
+  test('daily.list: a cursor that is not a calendar day is a 400', async () => {
+    for (const cursor of ['2026-99-99', '2026-02-30', 'garbage', '0000-01-01']) {
+      const res = await query('daily.list', { cursor });
+      expect(res.status, cursor).toBe(400);
+      expect(res.error?.messageKey).toBe('errors.invalidDate');
+    }
+  });
+});
+
+describe('daily dates', () => {
+  const BAD_DAYS = [
+    '2026-99-99',
+    '2026-02-30',
+    '2025-02-29',
+    '0000-01-01',
+    '1969-12-31',
+    '2026-1-1',
+    'today',
+  ];
+
+  test.each(BAD_DAYS)('%s: 400 errors.invalidDate for reading, saving and exporting', async (date) => {
+    const before = await fingerprint();
+    for (const res of [
+      await query('daily.get', { date }),
+      await query('daily.export', { date, format: 'text' }),
+      await mutate('daily.save', { date, text: 'x', baseText: '', baseVersion: 0 }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidDate' });
+    }
+    expect(await fingerprint()).toEqual(before);
+  });
+
+  test('a real leap day is a day', async () => {
+    expect((await query('daily.get', { date: '2024-02-29' })).status).toBe(200);
+  });
+});
+
+describe('errors tRPC raises itself keep their 4xx and a code of their own', () => {
+  test('GET on a mutation: 405, METHOD_NOT_ALLOWED, not INTERNAL', async () => {
+    const res = await query('library.createFolder', { name: 'via GET' });
+    expect(res.status).toBe(405);
+    expect(res.error).toMatchObject({ appCode: 'METHOD_NOT_ALLOWED', messageKey: 'errors.methodNotAllowed' });
+    expect(res.error?.appCode).not.toBe('INTERNAL');
+  });
+
+  test('POST to a query: 405 as well', async () => {
+    const res = await mutate('library.counts', undefined, '{}');
+    expect(res.status).toBe(405);
+    expect(res.error).toMatchObject({ appCode: 'METHOD_NOT_ALLOWED' });
+  });
+
+  test('an unknown procedure: 404 NOT_FOUND', async () => {
+    const res = await query('nope.nothing');
+    expect(res.status).toBe(404);
+    expect(res.error).toMatchObject({ appCode: 'NOT_FOUND', messageKey: 'errors.notFound' });
+  });
+});
