@@ -8,10 +8,16 @@ export const INVALID_CHARACTERS_KEY = 'errors.invalidCharacters';
 
 const NUL = '\u0000';
 const REPLACEMENT = '\uFFFD';
+/** In a /u regex a surrogate pair is one code point, so only a lone surrogate is category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATES = /\p{Cs}/gu;
+/** isWellFormed and toWellFormed are Node 20+ and 2023 browsers; older browsers use the regex. */
+const NATIVE = typeof String.prototype.isWellFormed === 'function';
 
 /** True when `text` has no NUL and no lone surrogate. */
 export function isStorableText(text: string): boolean {
-  return !text.includes(NUL) && text.isWellFormed();
+  if (text.includes(NUL)) return false;
+  return NATIVE ? text.isWellFormed() : !LONE_SURROGATE.test(text);
 }
 
 /**
@@ -20,7 +26,7 @@ export function isStorableText(text: string): boolean {
  */
 export function toStorableText(text: string): string {
   const withoutNul = text.includes(NUL) ? text.replaceAll(NUL, REPLACEMENT) : text;
-  return withoutNul.toWellFormed();
+  return NATIVE ? withoutNul.toWellFormed() : withoutNul.replace(LONE_SURROGATES, REPLACEMENT);
 }
 
 /** `toStorableText`, passing null and undefined through. */
