@@ -9,7 +9,7 @@ import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sessionCookies } from './http/session-cookie.ts';
-import { TRPC_BODY_MAX, trpcHttpErrors, trpcJsonBody, trpcQueryDepth } from './http/trpc-limits.ts';
+import { TRPC_BODY_MAX, trpcHttpErrors, trpcJsonBody, trpcQueryInput } from './http/trpc-limits.ts';
 import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
     '/trpc',
     requireJsonMutations,
     trpcJsonBody(),
-    trpcQueryDepth,
+    trpcQueryInput,
     createExpressMiddleware({
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,

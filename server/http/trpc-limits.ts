@@ -113,11 +113,23 @@ export function trpcJsonBody(): RequestHandler {
   return (req, res, next) => parserFor(bodyLimitFor(req.path))(req, res, next);
 }
 
-/** The same depth limit for a GET query's `input` parameter, which tRPC parses itself. */
-export const trpcQueryDepth: RequestHandler = (req, _res, next) => {
+const notJson = () => new HttpError(400, 'entity.parse.failed');
+
+/**
+ * A query's `input` parameter (bounded by the URL's length): not deeper than the limit, and
+ * JSON even where the procedure takes no input and tRPC would never read it.
+ */
+export const trpcQueryInput: RequestHandler = (req, _res, next) => {
   const query = req.originalUrl.indexOf('?');
   const input = query < 0 ? null : new URLSearchParams(req.originalUrl.slice(query + 1)).get('input');
-  next(input !== null && jsonDepthExceeds(input) ? tooDeep() : undefined);
+  if (input === null) return next();
+  if (jsonDepthExceeds(input)) return next(tooDeep());
+  try {
+    JSON.parse(input);
+  } catch {
+    return next(notJson());
+  }
+  next();
 };
 
 /** HTTP errors before tRPC (body too large, not JSON, too deep) as tRPC errors with a message key. */

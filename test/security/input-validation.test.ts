@@ -313,10 +313,12 @@ describe('bodies and JSON depth', () => {
     }
   });
 
-  test('a GET input that is not JSON: 400', async () => {
-    const res = await query('library.list', undefined, '{"json":');
-    expect(res.status).toBe(400);
-    expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST' });
+  test('a GET input that is not JSON: 400, also where the procedure takes no input', async () => {
+    for (const path of ['library.list', 'library.counts', 'system.info']) {
+      const res = await query(path, undefined, '{"json":');
+      expect(res.status, path).toBe(400);
+      expect(res.error, path).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
+    }
   });
 });
 
