@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { enqueueClip, urlHash } from '../../server/domain/pages/clip.service.ts';
 import { ClipStatus } from '../../src/enums.ts';
+import { newNoteId } from '../../src/rules/note-id.ts';
 import { isStorableText } from '../../src/rules/text.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { html, startSite, type TestSite } from '../helpers/site.ts';
@@ -35,7 +37,7 @@ let site: TestSite;
 let workers: RunningWorkers;
 
 beforeAll(async () => {
-  site = await startSite({ '/hostile': html(HOSTILE) });
+  site = await startSite({ '/hostile': html(HOSTILE), '/half-saved': html(HOSTILE) });
   deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
   workers = await startWorkers(deps);
 });
@@ -80,5 +82,37 @@ describe('a fetched page with NUL and lone surrogates', () => {
       .findOneOrFail(PageContent, { page: page.id }, { populate: ['originalHtml'] });
     expect(content.originalHtml).toContain('NUL\uFFFDhere');
     expect(isStorableText(content.originalHtml ?? '')).toBe(true);
+  });
+});
+
+describe('a page the client sent whose HTML is missing', () => {
+  test('is not fetched from its URL: it fails, and saving it again is the way on', async () => {
+    // What a save that failed half-way left behind before saving was one transaction.
+    const { user } = await signedInUser(deps);
+    const em = deps.orm.em.fork();
+    const url = `${site.origin}/half-saved`;
+    const page = em.create(Page, {
+      id: newNoteId(),
+      user: user.id,
+      url,
+      urlHash: urlHash(url),
+      title: 'half-saved',
+      source: 'html',
+      clipStatus: ClipStatus.queued,
+      clipAttempts: 1,
+    });
+    await em.flush();
+    await enqueueClip(deps.queues, page);
+    const settled = await waitFor(
+      async () => {
+        const row = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
+        return row.clipStatus === ClipStatus.done || row.clipStatus === ClipStatus.failed ? row : undefined;
+      },
+      30_000,
+      'the half-saved page to settle',
+    );
+    expect(settled.clipStatus).toBe(ClipStatus.failed);
+    expect(settled.clipError).toBe('stale');
+    expect(site.hits.get('/half-saved') ?? 0).toBe(0);
   });
 });

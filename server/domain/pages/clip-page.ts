@@ -68,6 +68,9 @@ export async function clipPage(
   await em.flush();
 
   const stored = await em.findOne(PageContent, { page: page.id }, { populate: ['originalHtml'] });
+  // A page the client sent is never fetched: one without its HTML (half-saved before saving was
+  // one transaction) fails, and saving it again brings the HTML.
+  if (page.source === 'html' && !stored?.originalHtml) throw new PermanentClipError('stale');
   const html =
     page.source === 'html' && stored?.originalHtml ? stored.originalHtml : await fetchPage(page.url, env);
 
