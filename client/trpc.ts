@@ -3,6 +3,7 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import superjson from 'superjson';
 import type { AppRouter } from '../server/trpc/app.router.ts';
+import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import { i18n } from './i18n.ts';
 import { notify } from './lib/notify.ts';
 
@@ -15,6 +16,7 @@ export function createTrpcClient() {
         url: '/trpc',
         transformer: superjson,
         maxURLLength: 2000,
+        maxItems: TRPC_MAX_BATCH_SIZE,
         // Mails (codes, notices) go out in the language the user is reading the app in.
         headers: () => (i18n.language ? { 'x-lang': i18n.language } : {}),
       }),

@@ -22,9 +22,9 @@ import type { AppDeps, Context } from './trpc/context.ts';
  * cross-site form (which cannot send application/json without a CORS preflight) cannot act
  * with the user's cookie.
  */
-const requireJsonMutations: RequestHandler = (req, res, next) => {
+const requireJsonMutations: RequestHandler = (req, _res, next) => {
   if (req.method === 'POST' && !req.is('application/json')) {
-    res.status(415).json({ error: 'errors.invalidInput' });
+    next(Object.assign(new Error('unsupported media type'), { status: 415 }));
     return;
   }
   next();
@@ -76,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
             userAgent: req.get('user-agent') ?? null,
             language: languageFromHeader(req.get('x-lang') ?? req.get('accept-language')),
           },
-          cookies: sessionCookies(req, res),
+          cookies: sessionCookies(req, res, deps.config),
         };
       },
       onError({ error, path }) {

@@ -15,7 +15,7 @@ import { findSignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
 import type { AppDeps } from '../trpc/context.ts';
-import { sessionCookies } from './session-cookie.ts';
+import { secureCookies, sessionCookies } from './session-cookie.ts';
 
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */
 const STATE_COOKIE = 'oidc_state';
@@ -23,8 +23,13 @@ const MOUNT_PATH = '/auth/oidc';
 const FAILURE_PATH = '/login?error=oidc';
 const STATE_PATTERN = /^[\w-]{16,128}$/;
 
-function stateCookieOptions(req: Request) {
-  return { httpOnly: true, sameSite: 'lax' as const, secure: req.secure, path: MOUNT_PATH };
+function stateCookieOptions(deps: AppDeps, req: Request) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secureCookies(req, deps.config),
+    path: MOUNT_PATH,
+  };
 }
 
 /** Where the issuer sends the browser back: PUBLIC_URL when set, else the request's own origin. */
@@ -73,7 +78,10 @@ export function oidcRoutes(deps: AppDeps): Router {
         next: safeNextPath(req.query.next),
         userId: user?.id ?? null,
       });
-      res.cookie(STATE_COOKIE, state, { ...stateCookieOptions(req), maxAge: OIDC_FLOW_TTL_SECONDS * 1000 });
+      res.cookie(STATE_COOKIE, state, {
+        ...stateCookieOptions(deps, req),
+        maxAge: OIDC_FLOW_TTL_SECONDS * 1000,
+      });
       res.redirect(302, authorizationUrl.href);
     } catch (err) {
       fail(res, 'start failed', err);
@@ -84,7 +92,7 @@ export function oidcRoutes(deps: AppDeps): Router {
     try {
       const state = typeof req.query.state === 'string' ? req.query.state : '';
       const cookieState = parseCookies(req.headers.cookie ?? '')[STATE_COOKIE];
-      res.clearCookie(STATE_COOKIE, stateCookieOptions(req));
+      res.clearCookie(STATE_COOKIE, stateCookieOptions(deps, req));
       if (!STATE_PATTERN.test(state) || state !== cookieState)
         return fail(res, 'state does not match cookie');
       const flow = await takeOidcFlow(oidcDeps, state);
@@ -103,7 +111,7 @@ export function oidcRoutes(deps: AppDeps): Router {
           userAgent: req.get('user-agent') ?? null,
           language: languageFromHeader(req.get('accept-language')),
         });
-        sessionCookies(req, res).set(session);
+        sessionCookies(req, res, deps.config).set(session);
       }
       res.redirect(302, flow.next);
     } catch (err) {

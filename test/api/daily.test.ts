@@ -165,10 +165,11 @@ describe('daily notes', () => {
       ),
     );
     const ids = notes.map((n) => n.id);
-    for (const id of ids) {
+    for (const [i, id] of ids.entries()) {
       expect(id).toMatch(/^[0-9A-Za-z-]{21,}$/);
-      expect(id).not.toContain(String(owner.user.id));
-      expect(id).not.toContain('0601');
+      // Not the old formula, nor anything else built from the user and the day.
+      expect(id).not.toBe(`daily-${owner.user.id}-${days[i]?.replaceAll('-', '')}`);
+      expect(id).not.toContain('daily');
     }
     expect(ids[0]).not.toBe(ids[1]);
     // The old squat: the other user creates a note under the owner's daily id first.

@@ -73,7 +73,34 @@ describe('the logininfo cookie on the HTTP response', () => {
     expect(res.body.error.json.data.messageKey).toBe('toast.loginFailed');
   });
 
-  test('a mutation sent as a plain form (a cross-site request) is refused', async () => {
-    await request(app).post('/trpc/auth.logout').set('Content-Type', 'text/plain').send('{}').expect(415);
+  test("a mutation sent as a plain form (a cross-site request) is refused, in tRPC's envelope", async () => {
+    const res = await request(app).post('/trpc/auth.logout').set('Content-Type', 'text/plain').send('{}');
+    expect(res.status).toBe(415);
+    expect(res.body.error.json.data).toMatchObject({
+      appCode: 'BAD_REQUEST',
+      messageKey: 'errors.invalidInput',
+    });
+  });
+
+  test('with an https PUBLIC_URL the cookie is Secure even when no proxy is trusted', async () => {
+    const httpsDeps = await createTestDeps({ PUBLIC_URL: 'https://margin.example' });
+    try {
+      const em = httpsDeps.orm.em.fork();
+      em.create(User, {
+        email: 'tls@example.test',
+        passwordHash: await hashPassword('tls password'),
+        nickname: 'nick2',
+        accountId: 'MHTTPS001',
+      });
+      await em.flush();
+      const res = await request(createApp(httpsDeps))
+        .post('/trpc/auth.login')
+        .set('Content-Type', 'application/json')
+        .send({ json: { email: 'tls@example.test', password: 'tls password', rememberMe: false } })
+        .expect(200);
+      expect(String(res.headers['set-cookie'])).toContain('Secure');
+    } finally {
+      await httpsDeps.close();
+    }
   });
 });
