@@ -4,6 +4,7 @@ import { indexPage } from '../../server/domain/search/search-index.ts';
 import type { AppDeps } from '../../server/trpc/context.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
+import { waitFor } from './wait.ts';
 
 /** Weeks before the test clock's now (TEST_NOW), so made pages are neither new nor in the future. */
 let madeAt = Date.parse('2026-02-01T00:00:00Z');
@@ -37,4 +38,16 @@ export async function makeClippedPage(
   await em.flush();
   await indexPage(em, page.id, fields);
   return page;
+}
+
+/** Waits until the worker has finished with a page, done or failed, and answers its row. */
+export function clipSettled(deps: AppDeps, pageId: string): Promise<Page> {
+  return waitFor(
+    async () => {
+      const page = await deps.orm.em.fork().findOneOrFail(Page, { id: pageId });
+      return page.clipStatus === ClipStatus.done || page.clipStatus === ClipStatus.failed ? page : undefined;
+    },
+    30_000,
+    `page ${pageId} to settle`,
+  );
 }

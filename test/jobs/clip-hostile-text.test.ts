@@ -6,9 +6,9 @@ import { ClipStatus } from '../../src/enums.ts';
 import { newNoteId } from '../../src/rules/note-id.ts';
 import { isStorableText } from '../../src/rules/text.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { clipSettled } from '../helpers/pages.ts';
 import { html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 /**
  * Pages are not ours to trust: NUL bytes in the HTML, \u0000 and lone surrogates in JSON-LD,
@@ -51,14 +51,7 @@ describe('a fetched page with NUL and lone surrogates', () => {
   test('is clipped: the text is stored with U+FFFD in their place, and a date PostgreSQL cannot hold is dropped', async () => {
     const { caller } = await signedInUser(deps);
     const { page } = await caller.notes.clip({ url: `${site.origin}/hostile` });
-    const settled = await waitFor(
-      async () => {
-        const row = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
-        return row.clipStatus === ClipStatus.done || row.clipStatus === ClipStatus.failed ? row : undefined;
-      },
-      30_000,
-      'the hostile page to settle',
-    );
+    const settled = await clipSettled(deps, page.id);
     expect(settled.clipError).toBeNull();
     expect(settled.clipStatus).toBe(ClipStatus.done);
     expect(settled.publishedAt).toBeNull();
@@ -103,14 +96,7 @@ describe('a page the client sent whose HTML is missing', () => {
     });
     await em.flush();
     await enqueueClip(deps.queues, page);
-    const settled = await waitFor(
-      async () => {
-        const row = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
-        return row.clipStatus === ClipStatus.done || row.clipStatus === ClipStatus.failed ? row : undefined;
-      },
-      30_000,
-      'the half-saved page to settle',
-    );
+    const settled = await clipSettled(deps, page.id);
     expect(settled.clipStatus).toBe(ClipStatus.failed);
     expect(settled.clipError).toBe('stale');
     expect(site.hits.get('/half-saved') ?? 0).toBe(0);

@@ -5,9 +5,9 @@ import { Page, PageContent } from '../../server/db/entities/index.ts';
 import { ClipStatus } from '../../src/enums.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { neverFinishingPage } from '../helpers/never-finishing-page.ts';
+import { clipSettled } from '../helpers/pages.ts';
 import { article, corpusIds, corpusPage, html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 let deps: TestDeps;
 let site: TestSite;
@@ -79,16 +79,7 @@ afterAll(async () => {
   await site.close();
 });
 
-async function settled(pageId: string, on: TestDeps = deps) {
-  return waitFor(
-    async () => {
-      const page = await on.orm.em.fork().findOneOrFail(Page, { id: pageId });
-      return page.clipStatus === ClipStatus.done || page.clipStatus === ClipStatus.failed ? page : undefined;
-    },
-    30_000,
-    `page ${pageId} to settle`,
-  );
-}
+const settled = (pageId: string, on: TestDeps = deps) => clipSettled(on, pageId);
 
 describe('clipping a URL', () => {
   test('queued (3), parsed by the worker, done: title, site, author, text and sanitised HTML', async () => {
