@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { AppError } from '../../src/errors.ts';
 
+/** Where the counters live: the Redis every server instance shares, under the install's prefix. */
+export interface LimitStore {
+  redis: Redis;
+  redisPrefix: string;
+}
+
 export interface Limit {
   /** Counter name without the prefix, e.g. `login:ip:1.2.3.4`. */
   key: string;

@@ -28,15 +28,10 @@ import {
 } from '../domain/account/account.service.ts';
 import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
-import type { Context } from './context.ts';
+import { codeDeps } from './context.ts';
 import { protectedProcedure, router } from './init.ts';
 
 const sentCode = { cooldownSeconds: CODE_COOLDOWN_SECONDS };
-
-/** Redis for the limits on code checks, and the queues for the follow-up jobs. */
-function limitDeps(ctx: Context) {
-  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues };
-}
 
 export const accountRouter = router({
   updateProfile: protectedProcedure
@@ -64,18 +59,14 @@ export const accountRouter = router({
     .output(zSendCodeResult)
     .mutation(async ({ ctx, input }) => {
       const taken = await ctx.em.count(User, { email: input.email, id: { $ne: ctx.user.id } });
-      await issueCode(
-        ctx.em,
-        { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues },
-        {
-          email: input.email,
-          purpose: 'bind',
-          user: ctx.user,
-          ip: ctx.client.ip,
-          language: ctx.user.language ?? ctx.client.language,
-          deliver: taken === 0,
-        },
-      );
+      await issueCode(ctx.em, codeDeps(ctx), {
+        email: input.email,
+        purpose: 'bind',
+        user: ctx.user,
+        ip: ctx.client.ip,
+        language: ctx.user.language ?? ctx.client.language,
+        deliver: taken === 0,
+      });
       return sentCode;
     }),
 
@@ -83,7 +74,7 @@ export const accountRouter = router({
     .input(zBindEmailInput)
     .output(zMe)
     .mutation(async ({ ctx, input }) =>
-      toMe(await bindEmail(ctx.em, limitDeps(ctx), ctx.user, input, ctx.client)),
+      toMe(await bindEmail(ctx.em, codeDeps(ctx), ctx.user, input, ctx.client)),
     ),
 
   unbindEmail: protectedProcedure.output(z.void()).mutation(({ ctx }) => unbindEmail(ctx.em, ctx.user)),
@@ -98,17 +89,13 @@ export const accountRouter = router({
   /** For accounts without a password: the code that confirms deletion. */
   sendDeleteCode: protectedProcedure.output(zSendCodeResult).mutation(async ({ ctx }) => {
     if (!ctx.user.email) throw new AppError('BAD_REQUEST', 'errors.emailEmpty');
-    await issueCode(
-      ctx.em,
-      { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues },
-      {
-        email: ctx.user.email,
-        purpose: 'delete',
-        user: ctx.user,
-        ip: ctx.client.ip,
-        language: ctx.user.language ?? ctx.client.language,
-      },
-    );
+    await issueCode(ctx.em, codeDeps(ctx), {
+      email: ctx.user.email,
+      purpose: 'delete',
+      user: ctx.user,
+      ip: ctx.client.ip,
+      language: ctx.user.language ?? ctx.client.language,
+    });
     return sentCode;
   }),
 
@@ -116,7 +103,7 @@ export const accountRouter = router({
     .input(zDeleteAccountInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteAccount(ctx.em, limitDeps(ctx), ctx.user, ctx.session, input, ctx.client);
+      await deleteAccount(ctx.em, codeDeps(ctx), ctx.user, ctx.session, input, ctx.client);
       ctx.cookies.clear();
     }),
 });

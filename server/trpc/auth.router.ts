@@ -24,12 +24,8 @@ import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
 import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
 import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
-import type { Context } from './context.ts';
+import { type Context, codeDeps } from './context.ts';
 import { protectedProcedure, publicProcedure, router } from './init.ts';
-
-function codeDeps(ctx: Context) {
-  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues };
-}
 
 /** The origin users reach us at: PUBLIC_URL, else the request's own. */
 export function publicOrigin(ctx: Context): string {

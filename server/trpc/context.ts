@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { AppConfig } from '../config.ts';
 import type { Session, User } from '../db/entities/index.ts';
 import type { Orm } from '../db/orm.ts';
+import type { CodeDeps } from '../domain/auth/codes.service.ts';
 import type { ClientInfo, NewSession } from '../domain/auth/session.service.ts';
 import type { Queues } from '../queue.ts';
 
@@ -30,4 +31,9 @@ export interface Context extends AppDeps {
   cookies: SessionCookies;
   /** Set by tests and jobs that want their own EntityManager; otherwise forked per procedure. */
   em?: EntityManager;
+}
+
+/** What mailing codes and the abuse limits need from a context. */
+export function codeDeps(ctx: AppDeps): CodeDeps {
+  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, queues: ctx.queues };
 }

@@ -4,9 +4,10 @@ import { jobIds } from '../../../src/jobs.ts';
 import { clock } from '../../clock.ts';
 import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
-import { type CheckedCode, type CodeDeps, checkCode, consumeCode } from '../auth/codes.service.ts';
+import { type CheckedCode, checkCode, consumeCode } from '../auth/codes.service.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeSessions } from '../auth/session.service.ts';
+import type { LimitStore } from '../rate-limit.ts';
 
 export async function updateProfile(
   em: EntityManager,
@@ -46,11 +47,9 @@ export async function changePassword(
   });
 }
 
-type LimitDeps = Pick<CodeDeps, 'redis' | 'redisPrefix'>;
-
 export async function bindEmail(
   em: EntityManager,
-  deps: LimitDeps,
+  deps: LimitStore,
   user: User,
   input: { email: string; code: string },
   client: { ip: string | null },
@@ -116,7 +115,7 @@ export const FRESH_SIGN_IN_MS = 15 * 60_000;
 
 export async function deleteAccount(
   em: EntityManager,
-  deps: LimitDeps & { queues: Queues },
+  deps: LimitStore & { queues: Queues },
   user: User,
   session: Session,
   input: { password?: string | undefined; code?: string | undefined },

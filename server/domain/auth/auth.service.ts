@@ -4,8 +4,7 @@ import { AppError } from '../../../src/errors.ts';
 import type { LoginInput, RegisterInput, ResetPasswordInput } from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
 import { User } from '../../db/entities/index.ts';
-import { claimTry, clearTries, enforceLimits, LIMITS } from '../rate-limit.ts';
-import type { CodeDeps } from './codes.service.ts';
+import { claimTry, clearTries, enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 import { checkCode, consumeCode } from './codes.service.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { type ClientInfo, createSession, type NewSession, revokeSessions } from './session.service.ts';
@@ -41,11 +40,9 @@ export interface SignedInResult {
   session: NewSession;
 }
 
-type LimitDeps = Pick<CodeDeps, 'redis' | 'redisPrefix'>;
-
 export async function register(
   em: EntityManager,
-  deps: LimitDeps,
+  deps: LimitStore,
   input: RegisterInput,
   client: ClientInfo & { language: string | null },
 ): Promise<SignedInResult> {
@@ -74,7 +71,7 @@ export async function register(
  */
 export async function login(
   em: EntityManager,
-  deps: LimitDeps,
+  deps: LimitStore,
   input: LoginInput,
   client: ClientInfo,
 ): Promise<SignedInResult> {
@@ -95,7 +92,7 @@ export async function login(
 /** Sets a new password with an emailed code and signs out every session. */
 export async function resetPassword(
   em: EntityManager,
-  deps: LimitDeps,
+  deps: LimitStore,
   input: ResetPasswordInput,
   client: Pick<ClientInfo, 'ip'>,
 ): Promise<void> {

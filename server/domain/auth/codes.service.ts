@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Redis } from 'ioredis';
 import { AppError } from '../../../src/errors.ts';
 import { jobIds } from '../../../src/jobs.ts';
 import {
@@ -13,7 +12,7 @@ import { clock } from '../../clock.ts';
 import { type User, VerificationCode } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { codeMail } from '../mail/code-mail.ts';
-import { enforceLimits, LIMITS } from '../rate-limit.ts';
+import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 
 function digest(salt: string, code: string): string {
   return createHash('sha256').update(`${salt}:${code}`).digest('hex');
@@ -29,9 +28,7 @@ export interface IssueCodeInput {
   deliver?: boolean;
 }
 
-export interface CodeDeps {
-  redis: Redis;
-  redisPrefix: string;
+export interface CodeDeps extends LimitStore {
   queues: Queues;
 }
 
@@ -100,7 +97,7 @@ export interface CheckCodeInput {
  */
 export async function checkCode(
   em: EntityManager,
-  deps: Pick<CodeDeps, 'redis' | 'redisPrefix'>,
+  deps: LimitStore,
   input: CheckCodeInput,
 ): Promise<CheckedCode> {
   await enforceLimits(deps.redis, deps.redisPrefix, [

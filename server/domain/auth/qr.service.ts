@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Redis } from 'ioredis';
 import QRCode from 'qrcode';
 import { AppError } from '../../../src/errors.ts';
 import {
@@ -11,7 +10,7 @@ import {
 } from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
 import { User } from '../../db/entities/index.ts';
-import { enforceLimits, LIMITS } from '../rate-limit.ts';
+import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 import { type ClientInfo, createSession, type NewSession } from './session.service.ts';
 
 interface Ticket {
@@ -41,9 +40,7 @@ if ARGV[3] ~= '' then ticket.userId = tonumber(ARGV[3]) end
 if ARGV[2] == 'redeemed' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], cjson.encode(ticket), 'KEEPTTL') end
 return raw`;
 
-export interface QrDeps {
-  redis: Redis;
-  redisPrefix: string;
+export interface QrDeps extends LimitStore {
   publicUrl: string;
 }
 
