@@ -1,7 +1,6 @@
 /**
- * How article HTML becomes plain text, shared by the server's text extraction
- * (server/domain/clip/extract/html-to-text.ts) and the reader's anchoring (src/anchoring/dom.ts),
- * so that highlight offsets computed in the browser match the text the server stores.
+ * Which elements are paragraphs and which hold no text, for the walk that turns article HTML into
+ * plain text (./dom-text.ts): the text the server stores and the one the reader anchors on.
  */
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'ADDRESS',

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { parseHTML } from 'linkedom';
 import { describe, expect, test } from 'vitest';
-import { htmlToText } from '../../server/domain/clip/extract/html-to-text.ts';
 import { offsetsFromRange, positionAt, rangeFromOffsets, textIndex } from '../../src/anchoring/dom.ts';
 import { anchor, describeRange } from '../../src/anchoring/index.ts';
+import { domText } from '../../src/text/dom-text.ts';
 
 function mount(html: string): HTMLElement {
   const root = document.createElement('article');
@@ -26,7 +26,7 @@ describe('textIndex', () => {
   test.each(SAMPLES)('builds the same text as the server extraction: %s', (html) => {
     const root = mount(html);
     const server = parseHTML(`<html><body><article>${html}</article></body></html>`).document;
-    expect(textIndex(root).text).toBe(htmlToText(server.querySelector('article') as unknown as Node));
+    expect(textIndex(root).text).toBe(domText(server.querySelector('article') as unknown as Node).text);
   });
 
   test('every character of the text comes from the DOM position it maps to', () => {

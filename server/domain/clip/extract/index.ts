@@ -1,9 +1,9 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { toStorableText, toStorableTextOrNull } from '../../../../src/rules/text.ts';
+import { domText } from '../../../../src/text/dom-text.ts';
 import { countWords } from '../../../../src/text/word-count.ts';
 import { focusOnArticleContainer } from './focus.ts';
-import { htmlToText } from './html-to-text.ts';
 import { absoluteUrl, readMetadata } from './metadata.ts';
 import { postClean } from './post-clean.ts';
 import { preClean } from './pre-clean.ts';
@@ -119,7 +119,7 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
     // Classes were kept only for post-cleaning; the reader styles the body itself.
     for (const element of body.querySelectorAll('[class]')) element.removeAttribute('class');
     contentHtml = body.innerHTML.trim();
-    text = htmlToText(body);
+    text = domText(body).text;
   }
   return storable({
     title: metadata.title ?? parsed?.title ?? null,
