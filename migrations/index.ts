@@ -10,6 +10,7 @@ import { Migration20261121063000_page_notes_vector } from './Migration2026112106
 import { Migration20261123200000_note_owner_key } from './Migration20261123200000_note_owner_key.ts';
 import { Migration20261124090000_maintenance_state } from './Migration20261124090000_maintenance_state.ts';
 import { Migration20261124100000_folder_name_unique } from './Migration20261124100000_folder_name_unique.ts';
+import { Migration20261124110000_note_vocabulary } from './Migration20261124110000_note_vocabulary.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   Migration20261123200000_note_owner_key,
   Migration20261124090000_maintenance_state,
   Migration20261124100000_folder_name_unique,
+  Migration20261124110000_note_vocabulary,
 ];

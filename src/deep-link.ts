@@ -1,12 +1,12 @@
 import { isEnumValue, ViewStyle } from './enums.ts';
 
 /**
- * The spec's deep links: `?pi={page id}&vs={view style}` opens a page, `?nx={note index}&vs=…`
- * opens a note. The legacy hash form `/#/?pi=…` is accepted too.
+ * The spec's deep links: `?pi={note id}&vs={view style}` opens a note, `?nx={highlight id}&vs=…`
+ * opens the note scrolled to a highlight. The legacy hash form `/#/?pi=…` is accepted too.
  */
 export type DeepLink =
-  | { kind: 'page'; pageId: string; viewStyle: ViewStyle | null }
-  | { kind: 'note'; noteIndex: string; viewStyle: ViewStyle | null };
+  | { kind: 'note'; noteId: string; viewStyle: ViewStyle | null }
+  | { kind: 'highlight'; highlightId: string; viewStyle: ViewStyle | null };
 
 const ID = /^[0-9A-Za-z-]{1,64}$/;
 
@@ -14,10 +14,10 @@ export function parseDeepLink(search: string): DeepLink | null {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const vs = params.get('vs');
   const viewStyle = isEnumValue(ViewStyle, vs) ? vs : null;
-  const pageId = params.get('pi');
-  if (pageId && ID.test(pageId)) return { kind: 'page', pageId, viewStyle };
-  const noteIndex = params.get('nx');
-  if (noteIndex && ID.test(noteIndex)) return { kind: 'note', noteIndex, viewStyle };
+  const noteId = params.get('pi');
+  if (noteId && ID.test(noteId)) return { kind: 'note', noteId, viewStyle };
+  const highlightId = params.get('nx');
+  if (highlightId && ID.test(highlightId)) return { kind: 'highlight', highlightId, viewStyle };
   return null;
 }
 
@@ -27,7 +27,7 @@ export function legacyHashPath(hash: string): string | null {
 }
 
 export function deepLinkSearch(link: DeepLink): string {
-  const params = new URLSearchParams(link.kind === 'page' ? { pi: link.pageId } : { nx: link.noteIndex });
+  const params = new URLSearchParams(link.kind === 'note' ? { pi: link.noteId } : { nx: link.highlightId });
   if (link.viewStyle) params.set('vs', link.viewStyle);
   return `?${params.toString()}`;
 }

@@ -16,12 +16,12 @@ export const zMailJob = z.object({
 });
 export type MailJob = z.infer<typeof zMailJob>;
 
-export const zClipJob = z.object({ pageId: z.string().min(1) });
+export const zClipJob = z.object({ noteId: z.string().min(1) });
 export type ClipJob = z.infer<typeof zClipJob>;
 
 /** Job ids derived from the entity id make a retried enqueue a no-op (BullMQ dedupes by id). */
 export const jobIds = {
-  clip: (pageId: string, attempt = 0) => `clip-${pageId}-${attempt}`,
+  clip: (noteId: string, attempt = 0) => `clip-${noteId}-${attempt}`,
   mail: (messageId: string) => `mail-${messageId}`,
   deleteUserFiles: (userId: number) => `delete-user-files-${userId}`,
 };

@@ -5,30 +5,30 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { parseDeepLink } from '../../src/deep-link.ts';
 import { Icon } from '../components/icons/Icon.tsx';
 import { SaveUrlForm } from '../features/clip/SaveUrlForm.tsx';
+import { useStoredSort, useViewStyle } from '../features/notes/local-pref.ts';
+import { NoteList } from '../features/notes/NoteList.tsx';
+import { readerPath } from '../features/notes/NoteListItem.tsx';
+import { navEntry } from '../features/notes/nav-entries.ts';
 import {
   hasNarrowing,
-  type LibraryFilters,
+  type NoteFilters,
   readFilters,
   searchText,
   withFilters,
-} from '../features/library/library-url.ts';
-import { useStoredSort, useViewStyle } from '../features/library/local-pref.ts';
-import { navEntry } from '../features/library/nav-entries.ts';
-import { PageList } from '../features/library/PageList.tsx';
-import { readerPath } from '../features/library/PageListItem.tsx';
-import { SearchBox } from '../features/library/SearchBox.tsx';
+} from '../features/notes/note-list-url.ts';
+import { SearchBox } from '../features/notes/SearchBox.tsx';
 import { useTRPC } from '../trpc.ts';
-import '../styles/library.css';
+import '../styles/notes.css';
 
 // Not needed to show the list: they follow right after the first paint.
 const FilterChips = lazy(() =>
-  import('../features/library/FilterChips.tsx').then((m) => ({ default: m.FilterChips })),
+  import('../features/notes/FilterChips.tsx').then((m) => ({ default: m.FilterChips })),
 );
 const ListControls = lazy(() =>
-  import('../features/library/ListControls.tsx').then((m) => ({ default: m.ListControls })),
+  import('../features/notes/ListControls.tsx').then((m) => ({ default: m.ListControls })),
 );
 const Reader = lazy(() => import('../features/reader/Reader.tsx').then((m) => ({ default: m.Reader })));
-const NoteLinkResolver = lazy(() => import('../features/reader/NoteLinkResolver.tsx'));
+const HighlightLinkResolver = lazy(() => import('../features/reader/HighlightLinkResolver.tsx'));
 const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
 
 /** History state marking a reader entry pushed from the list, so Back can simply go back. */
@@ -39,7 +39,7 @@ function cameFromList(): boolean {
 }
 
 /**
- * `/`: the library list ("mine") with its filters in the address, or the reader for `?pi=…`.
+ * `/`: the note list ("mine") with its filters in the address, or the reader for `?pi=…`.
  * It stays mounted while the user is elsewhere.
  */
 export function HomePage() {
@@ -50,18 +50,18 @@ export function HomePage() {
   const filters = useMemo(() => readFilters(search), [search]);
   const entry = navEntry(filters.nav);
   const deepLink = parseDeepLink(search);
-  const readerPageId = deepLink?.kind === 'page' ? deepLink.pageId : null;
+  const readerNoteId = deepLink?.kind === 'note' ? deepLink.noteId : null;
   const { data: me } = useQuery(trpc.auth.me.queryOptions());
   const view = useViewStyle();
   const storedSort = useStoredSort();
   const sort = filters.sort ?? storedSort;
 
-  // The list keeps its place: remember the scroll position on opening a page, restore it on return.
+  // The list keeps its place: remember the scroll position on opening a note, restore it on return.
   const listScroll = useRef(0);
-  const openPage = useCallback(
-    (pageId: string) => {
+  const openNote = useCallback(
+    (noteId: string) => {
       listScroll.current = window.scrollY;
-      navigate(readerPath(pageId, view), { state: FROM_LIST });
+      navigate(readerPath(noteId, view), { state: FROM_LIST });
     },
     [navigate, view],
   );
@@ -70,10 +70,10 @@ export function HomePage() {
     else navigate(withFilters(window.location.search, {}), { replace: true });
   }, [navigate]);
   useLayoutEffect(() => {
-    if (!readerPageId) window.scrollTo(0, listScroll.current);
-  }, [readerPageId]);
+    if (!readerNoteId) window.scrollTo(0, listScroll.current);
+  }, [readerNoteId]);
   const setFilters = useCallback(
-    (change: Partial<LibraryFilters>) => {
+    (change: Partial<NoteFilters>) => {
       listScroll.current = 0;
       navigate(withFilters(window.location.search, change));
       window.scrollTo(0, 0);
@@ -103,20 +103,20 @@ export function HomePage() {
           </div>
         </>
       )}
-      {me && deepLink?.kind === 'note' && (
+      {me && deepLink?.kind === 'highlight' && (
         <Suspense fallback={null}>
-          <NoteLinkResolver noteId={deepLink.noteIndex} viewStyle={deepLink.viewStyle} />
+          <HighlightLinkResolver highlightId={deepLink.highlightId} viewStyle={deepLink.viewStyle} />
         </Suspense>
       )}
-      {me && readerPageId && (
+      {me && readerNoteId && (
         <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>
-          <Reader key={readerPageId} pageId={readerPageId} onBack={closeReader} />
+          <Reader key={readerNoteId} noteId={readerNoteId} onBack={closeReader} />
         </Suspense>
       )}
       {me && (
-        <Activity mode={readerPageId ? 'hidden' : 'visible'}>
-          <header className="page-header library-header">
-            <h1 data-testid="library-title" data-nav={entry.id}>
+        <Activity mode={readerNoteId ? 'hidden' : 'visible'}>
+          <header className="page-header notes-header">
+            <h1 data-testid="notes-title" data-nav={entry.id}>
               {t(entry.labelKey)}
             </h1>
             <SearchBox value={searchText(filters)} onSearch={setFilters} />
@@ -127,7 +127,7 @@ export function HomePage() {
               <RecentDailyNotes />
             </Suspense>
           )}
-          <div className="library-bar">
+          <div className="notes-bar">
             <Suspense fallback={null}>
               {hasNarrowing(filters) && <FilterChips filters={filters} onChange={setFilters} />}
             </Suspense>
@@ -135,12 +135,12 @@ export function HomePage() {
               <ListControls view={view} sort={sort} onSort={(next) => setFilters({ sort: next })} />
             </Suspense>
           </div>
-          <PageList
+          <NoteList
             key={`${filters.nav}|${searchText(filters)}|${filters.folderId}|${sort}`}
             filters={filters}
             sort={sort}
             view={view}
-            onOpen={openPage}
+            onOpen={openNote}
             onFilterTag={filterTag}
           />
         </Activity>

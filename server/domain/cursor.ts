@@ -1,5 +1,5 @@
 import { AppError } from '../../src/errors.ts';
-import { isValidNoteId } from '../../src/rules/note-id.ts';
+import { isValidId } from '../../src/rules/id.ts';
 
 /**
  * Keyset pagination over (created_at desc, id desc): the cursor is the last row's pair, so a
@@ -47,9 +47,9 @@ export function cursorInstant(value: unknown): Date {
   return date;
 }
 
-/** A row id as ids are made (newNoteId's alphabet and lengths). */
+/** A row id as ids are made (newId's alphabet and lengths). */
 export function cursorId(value: unknown): string {
-  if (!isValidNoteId(value)) throw invalidCursor();
+  if (!isValidId(value)) throw invalidCursor();
   return value;
 }
 
@@ -58,18 +58,6 @@ export function decodeCursor(cursor: string | null | undefined): Keyset | null {
   const parts = cursorText(cursor).split('|');
   if (parts.length !== 2) throw invalidCursor();
   return { createdAt: cursorInstant(parts[0]), id: cursorId(parts[1]) };
-}
-
-/** The filter that continues after a cursor. */
-export function afterCursor(cursor: Keyset | null) {
-  return cursor
-    ? {
-        $or: [
-          { createdAt: { $lt: cursor.createdAt } },
-          { createdAt: cursor.createdAt, id: { $lt: cursor.id } },
-        ],
-      }
-    : {};
 }
 
 /** Splits the `limit + 1` rows a query fetched into a page and the next cursor. */
@@ -81,5 +69,3 @@ export function pageOf<T extends Keyset>(
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
-
-export const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;

@@ -23,7 +23,7 @@ export const TRPC_BODY_MAX = 6 * MB;
  */
 export const BODY_LIMIT_DEFAULT = 256 * KB;
 export const BODY_LIMITS: Readonly<Record<string, number>> = {
-  'notes.savePage': TRPC_BODY_MAX,
+  'notes.clipHtml': TRPC_BODY_MAX,
   'daily.save': 2 * DAILY_TEXT_MAX * 3 + 64 * KB,
 };
 

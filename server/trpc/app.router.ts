@@ -1,9 +1,9 @@
 import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
 import { dailyRouter } from './daily.router.ts';
+import { foldersRouter } from './folders.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
-import { libraryRouter } from './library.router.ts';
 import { notesRouter } from './notes.router.ts';
 import { systemRouter } from './system.router.ts';
 
@@ -13,7 +13,7 @@ export const appRouter = router({
   account: accountRouter,
   notes: notesRouter,
   highlights: highlightsRouter,
-  library: libraryRouter,
+  folders: foldersRouter,
   daily: dailyRouter,
 });
 

@@ -10,29 +10,29 @@ import {
   zHighlightLocation,
   zUpdateHighlightInput,
 } from '../../src/schemas/highlights.ts';
-import { zExportResult, zPageIdInput } from '../../src/schemas/notes.ts';
-import { toHighlight } from '../domain/highlights/highlight-view.ts';
+import { zExportResult, zNoteIdInput } from '../../src/schemas/notes.ts';
+import { toHighlightView } from '../domain/highlights/highlight-view.ts';
 import {
   createHighlight,
   deleteHighlight,
   listHighlights,
   locateHighlight,
-  pageHighlights,
+  noteHighlights,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
-import { getPage, safeFilename } from '../domain/pages/pages.service.ts';
+import { getNote, safeFilename } from '../domain/notes/notes.service.ts';
 import { protectedProcedure, router } from './init.ts';
 
 export const highlightsRouter = router({
   create: protectedProcedure
     .input(zCreateHighlightInput)
     .output(zHighlight)
-    .mutation(async ({ ctx, input }) => toHighlight(await createHighlight(ctx.em, ctx.user, input))),
+    .mutation(async ({ ctx, input }) => toHighlightView(await createHighlight(ctx.em, ctx.user, input))),
 
   update: protectedProcedure
     .input(zUpdateHighlightInput)
     .output(zHighlight)
-    .mutation(async ({ ctx, input }) => toHighlight(await updateHighlight(ctx.em, ctx.user, input))),
+    .mutation(async ({ ctx, input }) => toHighlightView(await updateHighlight(ctx.em, ctx.user, input))),
 
   delete: protectedProcedure
     .input(zHighlightIdInput)
@@ -44,10 +44,10 @@ export const highlightsRouter = router({
     .output(zHighlightLocation)
     .query(({ ctx, input }) => locateHighlight(ctx.em, ctx.user, input.id)),
 
-  byPage: protectedProcedure
-    .input(zPageIdInput)
+  byNote: protectedProcedure
+    .input(zNoteIdInput)
     .output(z.array(zHighlight))
-    .query(async ({ ctx, input }) => (await pageHighlights(ctx.em, ctx.user, input.id)).map(toHighlight)),
+    .query(async ({ ctx, input }) => (await noteHighlights(ctx.em, ctx.user, input.id)).map(toHighlightView)),
 
   list: protectedProcedure
     .input(zHighlightListInput)
@@ -58,13 +58,13 @@ export const highlightsRouter = router({
     .input(zExportHighlightsInput)
     .output(zExportResult)
     .query(async ({ ctx, input }) => {
-      const { page } = await getPage(ctx.em, ctx.user, input.pageId);
-      const highlights = (await pageHighlights(ctx.em, ctx.user, input.pageId)).map(toHighlight);
+      const { note } = await getNote(ctx.em, ctx.user, input.noteId);
+      const highlights = (await noteHighlights(ctx.em, ctx.user, input.noteId)).map(toHighlightView);
       const markdown = input.format === 'markdown';
       return {
-        filename: safeFilename(`${page.title} - highlights`, markdown ? 'md' : 'txt'),
+        filename: safeFilename(`${note.title} - highlights`, markdown ? 'md' : 'txt'),
         mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
-        content: markdown ? highlightsMarkdown(page, highlights) : highlightsText(page, highlights),
+        content: markdown ? highlightsMarkdown(note, highlights) : highlightsText(note, highlights),
       };
     }),
 });

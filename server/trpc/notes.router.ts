@@ -1,64 +1,136 @@
+import { z } from 'zod';
 import {
+  zChanged,
+  zClipHtmlInput,
   zClipInput,
   zClipResult,
   zExportInput,
   zExportResult,
-  zPageDetail,
-  zPageIdInput,
-  zPageList,
-  zPageListInput,
-  zPageSummary,
-  zSavePageInput,
+  zMergeTagsInput,
+  zMoveToFolderInput,
+  zNavCounts,
+  zNoteDetail,
+  zNoteIdInput,
+  zNoteIdsInput,
+  zNoteList,
+  zNoteListInput,
+  zNoteSummary,
+  zRenameTagInput,
+  zSetFlowInput,
+  zTagCount,
+  zTagNotesInput,
 } from '../../src/schemas/notes.ts';
-import { clipUrl, retryClip, savePageHtml } from '../domain/pages/clip.service.ts';
-import { toPageDetail, toPageSummary } from '../domain/pages/page-view.ts';
-import { exportPage, getPage, listPages } from '../domain/pages/pages.service.ts';
+import { clipHtml, clipUrl, retryClip } from '../domain/notes/clip.service.ts';
+import { listNotes, navCounts } from '../domain/notes/note-list.ts';
+import { toNoteDetail, toNoteSummary } from '../domain/notes/note-view.ts';
+import { exportNote, getNote } from '../domain/notes/notes.service.ts';
+import {
+  addTag,
+  deleteForever,
+  mergeTags,
+  moveToFolder,
+  removeTag,
+  restoreNotes,
+  setFlow,
+  tagCounts,
+  trashNotes,
+} from '../domain/notes/organise.service.ts';
 import { protectedProcedure, router } from './init.ts';
 
+const changed = (n: number) => ({ changed: n });
+
 export const notesRouter = router({
-  /** Save a URL; the worker fetches and parses it. Saving it again returns the same page. */
+  /** Save a URL; the worker fetches and parses it. Saving it again returns the same note. */
   clip: protectedProcedure
     .input(zClipInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
-      const { page, created, retried } = await clipUrl(ctx.em, ctx.queues, ctx.user, input.url);
-      return { page: toPageSummary(page), created, retried };
+      const { note, created, retried } = await clipUrl(ctx.em, ctx.queues, ctx.user, input.url);
+      return { note: toNoteSummary(note), created, retried };
     }),
 
   /** Save a page with its HTML (extension, bookmarklet): parsed the same way, never fetched. */
-  savePage: protectedProcedure
-    .input(zSavePageInput)
+  clipHtml: protectedProcedure
+    .input(zClipHtmlInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
-      const { page, created } = await savePageHtml(ctx.em, ctx.queues, ctx.user, input);
-      return { page: toPageSummary(page), created, retried: !created };
+      const { note, created } = await clipHtml(ctx.em, ctx.queues, ctx.user, input);
+      return { note: toNoteSummary(note), created, retried: !created };
     }),
 
   retryClip: protectedProcedure
-    .input(zPageIdInput)
-    .output(zPageSummary)
+    .input(zNoteIdInput)
+    .output(zNoteSummary)
     .mutation(async ({ ctx, input }) =>
-      toPageSummary(await retryClip(ctx.em, ctx.queues, ctx.user, input.id)),
+      toNoteSummary(await retryClip(ctx.em, ctx.queues, ctx.user, input.id)),
     ),
 
-  page: protectedProcedure
-    .input(zPageIdInput)
-    .output(zPageDetail)
+  get: protectedProcedure
+    .input(zNoteIdInput)
+    .output(zNoteDetail)
     .query(async ({ ctx, input }) => {
-      const { page, content } = await getPage(ctx.em, ctx.user, input.id);
-      return toPageDetail(page, content);
-    }),
-
-  pages: protectedProcedure
-    .input(zPageListInput)
-    .output(zPageList)
-    .query(async ({ ctx, input }) => {
-      const { items, nextCursor } = await listPages(ctx.em, ctx.user, input);
-      return { items: items.map(toPageSummary), nextCursor };
+      const { note, content } = await getNote(ctx.em, ctx.user, input.id);
+      return toNoteDetail(note, content);
     }),
 
   export: protectedProcedure
     .input(zExportInput)
     .output(zExportResult)
-    .query(({ ctx, input }) => exportPage(ctx.em, ctx.user, input)),
+    .query(({ ctx, input }) => exportNote(ctx.em, ctx.user, input)),
+
+  list: protectedProcedure
+    .input(zNoteListInput)
+    .output(zNoteList)
+    .query(({ ctx, input }) => listNotes(ctx.em, ctx.user, input)),
+
+  counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),
+
+  setFlow: protectedProcedure
+    .input(zSetFlowInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await setFlow(ctx.em, ctx.user, input.ids, input.flow))),
+
+  trash: protectedProcedure
+    .input(zNoteIdsInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await trashNotes(ctx.em, ctx.user, input.ids))),
+
+  restore: protectedProcedure
+    .input(zNoteIdsInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await restoreNotes(ctx.em, ctx.user, input.ids))),
+
+  deleteForever: protectedProcedure
+    .input(zNoteIdsInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await deleteForever(ctx.em, ctx.user, input.ids))),
+
+  moveToFolder: protectedProcedure
+    .input(zMoveToFolderInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) =>
+      changed(await moveToFolder(ctx.em, ctx.user, input.ids, input.folderId)),
+    ),
+
+  tags: protectedProcedure.output(z.array(zTagCount)).query(({ ctx }) => tagCounts(ctx.em, ctx.user)),
+
+  addTag: protectedProcedure
+    .input(zTagNotesInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await addTag(ctx.em, ctx.user, input.ids, input.tag))),
+
+  removeTag: protectedProcedure
+    .input(zTagNotesInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await removeTag(ctx.em, ctx.user, input.ids, input.tag))),
+
+  renameTag: protectedProcedure
+    .input(zRenameTagInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, [input.from], input.to))),
+
+  mergeTags: protectedProcedure
+    .input(zMergeTagsInput)
+    .output(zChanged)
+    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, input.from, input.to))),
 });

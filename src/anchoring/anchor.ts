@@ -62,7 +62,7 @@ function pageText(text: string): PageText {
 }
 
 let lastPage: PageText | undefined;
-function cachedPageText(text: string): PageText {
+function cachedNoteText(text: string): PageText {
   if (lastPage?.text !== text) lastPage = pageText(text);
   return lastPage;
 }
@@ -213,7 +213,7 @@ export function anchor(
   selectors: HighlightSelectors,
   options: AnchorOptions = {},
 ): AnchorResult {
-  return anchorIn(cachedPageText(text), selectors, options, 0);
+  return anchorIn(cachedNoteText(text), selectors, options, 0);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Text forms of highlights: copying one, exporting a page's as Markdown or plain text. */
+/** Text forms of highlights: copying one, exporting a note's as Markdown or plain text. */
 export interface FormattableHighlight {
   text: string;
   annotation: { message: string } | null;
@@ -6,15 +6,15 @@ export interface FormattableHighlight {
   imageUrl?: string | null;
 }
 
-export interface FormattablePage {
+export interface FormattableNote {
   title: string;
   url: string;
 }
 
 /** One highlight with its source link, for the clipboard. */
-export function highlightCopyText(highlight: FormattableHighlight, page: FormattablePage): string {
-  const note = highlight.annotation?.message ? `\n\n${highlight.annotation.message}` : '';
-  return `“${highlight.text}”${note}\n\n— ${page.title} ${page.url}`;
+export function highlightCopyText(highlight: FormattableHighlight, note: FormattableNote): string {
+  const annotation = highlight.annotation?.message ? `\n\n${highlight.annotation.message}` : '';
+  return `“${highlight.text}”${annotation}\n\n— ${note.title} ${note.url}`;
 }
 
 const quoteLines = (text: string) =>
@@ -24,7 +24,7 @@ const quoteLines = (text: string) =>
     .join('\n');
 
 export function highlightsMarkdown(
-  page: FormattablePage,
+  note: FormattableNote,
   highlights: readonly FormattableHighlight[],
 ): string {
   const blocks = highlights.map((h) => {
@@ -33,15 +33,15 @@ export function highlightsMarkdown(
     if (h.tags.length) parts.push(h.tags.map((t) => `#${t.replace(/\s+/g, '-')}`).join(' '));
     return parts.join('\n\n');
   });
-  return `# ${page.title}\n\nSource: <${page.url}>\n\n${blocks.join('\n\n---\n\n')}\n`;
+  return `# ${note.title}\n\nSource: <${note.url}>\n\n${blocks.join('\n\n---\n\n')}\n`;
 }
 
-export function highlightsText(page: FormattablePage, highlights: readonly FormattableHighlight[]): string {
+export function highlightsText(note: FormattableNote, highlights: readonly FormattableHighlight[]): string {
   const blocks = highlights.map((h) => {
     const lines = [h.imageUrl ?? h.text];
     if (h.annotation?.message) lines.push(`  — ${h.annotation.message}`);
     if (h.tags.length) lines.push(`  ${h.tags.map((t) => `#${t}`).join(' ')}`);
     return lines.join('\n');
   });
-  return `${page.title}\n${page.url}\n\n${blocks.join('\n\n')}\n`;
+  return `${note.title}\n${note.url}\n\n${blocks.join('\n\n')}\n`;
 }

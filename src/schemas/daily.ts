@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zNoteId } from '../rules/note-id.ts';
+import { zHighlightId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
 
 export const DAILY_TEXT_MAX = 200_000;
@@ -64,7 +64,7 @@ export const zDailyListItem = z.object({
 export const zDailyList = z.object({ items: z.array(zDailyListItem), nextCursor: zStoredDay.nullable() });
 
 export const zMoveToDailyInput = z.object({
-  ids: z.array(zNoteId).min(1).max(200),
+  ids: z.array(zHighlightId).min(1).max(200),
   target: z.enum(['today', 'new']),
 });
 

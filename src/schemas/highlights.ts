@@ -1,26 +1,15 @@
 import { z } from 'zod';
 import { ColourSlot, CoreType, HighlightStyle } from '../enums.ts';
-import { zNoteId } from '../rules/note-id.ts';
+import { zHighlightId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
-import { zPageId } from './notes.ts';
+import { zNoteId } from './notes.ts';
+import { zTag, zTags } from './tags.ts';
 
 export const HIGHLIGHT_TEXT_MAX = 20_000;
 export const ANNOTATION_MAX = 20_000;
-export const TAG_MAX = 64;
-export const TAGS_PER_ITEM_MAX = 20;
 
 const zSlot = z.number().int().min(ColourSlot.c1).max(ColourSlot.c6);
 const zStyle = z.number().int().min(HighlightStyle.background).max(HighlightStyle.bold);
-
-export const zTag = zText()
-  .trim()
-  .min(1, 'errors.cannotBeEmpty')
-  .max(TAG_MAX, 'errors.tagTooLong')
-  .refine((t) => !t.includes(','), 'errors.tagComma');
-export const zTags = z
-  .array(zTag)
-  .max(TAGS_PER_ITEM_MAX)
-  .transform((tags) => [...new Set(tags)]);
 
 export const zSelectors = z.object({
   quote: z.object({
@@ -47,8 +36,8 @@ export const zAnnotation = zText().max(ANNOTATION_MAX, 'errors.tooLong');
 
 export const zCreateHighlightInput = z
   .object({
-    id: zNoteId,
-    pageId: zPageId,
+    id: zHighlightId,
+    noteId: zNoteId,
     coreType: z.union([
       z.literal(CoreType.highlight),
       z.literal(CoreType.image),
@@ -77,7 +66,7 @@ export const zCreateHighlightInput = z
 export type CreateHighlightInput = z.infer<typeof zCreateHighlightInput>;
 
 export const zUpdateHighlightInput = z.object({
-  id: zNoteId,
+  id: zHighlightId,
   slotId: zSlot.optional(),
   style: zStyle.optional(),
   text: zText().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').optional(),
@@ -86,11 +75,11 @@ export const zUpdateHighlightInput = z.object({
 });
 export type UpdateHighlightInput = z.infer<typeof zUpdateHighlightInput>;
 
-export const zHighlightIdInput = z.object({ id: zNoteId });
+export const zHighlightIdInput = z.object({ id: zHighlightId });
 
 export const zHighlight = z.object({
   id: z.string(),
-  pageId: z.string().nullable(),
+  noteId: z.string().nullable(),
   kind: z.number().int(),
   coreType: z.number().int(),
   text: z.string(),
@@ -108,15 +97,15 @@ export const zHighlight = z.object({
 });
 export type Highlight = z.infer<typeof zHighlight>;
 
-/** A highlight in the cross-page list carries its page's title and link. */
+/** A highlight in the list across notes carries its note's title and link. */
 export const zHighlightListItem = zHighlight.extend({
-  page: z.object({ id: z.string(), title: z.string(), url: z.string() }).nullable(),
+  note: z.object({ id: z.string(), title: z.string(), url: z.string() }).nullable(),
 });
 
 export type HighlightListItem = z.infer<typeof zHighlightListItem>;
 
 export const zHighlightListInput = z.object({
-  pageId: zPageId.optional(),
+  noteId: zNoteId.optional(),
   /** Keyword search over highlight text and annotations (CJK-exact, see src/search/tokens.ts). */
   q: zText().max(200).optional(),
   slotId: zSlot.optional(),
@@ -129,10 +118,10 @@ export const zHighlightList = z.object({
   nextCursor: z.string().nullable(),
 });
 
-export const zExportHighlightsInput = z.object({ pageId: zPageId, format: z.enum(['markdown', 'text']) });
+export const zExportHighlightsInput = z.object({ noteId: zNoteId, format: z.enum(['markdown', 'text']) });
 
-/** Where a note lives, for the `?nx=` deep link: its page, or null for a daily note. */
+/** Where a highlight lives, for the `?nx=` deep link: its note, or its day for a daily note's text. */
 export const zHighlightLocation = z.object({
-  pageId: z.string().nullable(),
+  noteId: z.string().nullable(),
   dailyDate: z.string().nullable(),
 });

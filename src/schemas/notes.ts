@@ -1,25 +1,27 @@
 import { z } from 'zod';
-import { PAGE_URL_MAX } from '../rules/page-url.ts';
+import { Flow, SortOrder } from '../enums.ts';
+import { zStoredId } from '../rules/id.ts';
+import { NOTE_URL_MAX } from '../rules/note-url.ts';
 import { zText } from '../rules/text.ts';
+import { zFolderId } from './folders.ts';
+import { zTag } from './tags.ts';
 
-export const SAVE_PAGE_HTML_MAX = 5 * 1024 * 1024;
+export const CLIP_HTML_MAX = 5 * 1024 * 1024;
 
-export const zPageId = zText()
-  .max(32, 'errors.notFound')
-  .regex(/^[0-9A-Za-z-]{8,32}$/, 'errors.notFound');
+export const zNoteId = zStoredId;
 
 export const zClipInput = z.object({
-  url: zText().trim().min(1, 'errors.cannotBeEmpty').max(PAGE_URL_MAX, 'errors.urlInvalid'),
+  url: zText().trim().min(1, 'errors.cannotBeEmpty').max(NOTE_URL_MAX, 'errors.urlInvalid'),
 });
 export type ClipInput = z.infer<typeof zClipInput>;
 
 /** The extension or bookmarklet sends the page it shows; the server parses it, never fetches. */
-export const zSavePageInput = zClipInput.extend({
-  html: zText().min(1, 'errors.cannotBeEmpty').max(SAVE_PAGE_HTML_MAX, 'errors.payloadTooLarge'),
+export const zClipHtmlInput = zClipInput.extend({
+  html: zText().min(1, 'errors.cannotBeEmpty').max(CLIP_HTML_MAX, 'errors.payloadTooLarge'),
 });
-export type SavePageInput = z.infer<typeof zSavePageInput>;
+export type ClipHtmlInput = z.infer<typeof zClipHtmlInput>;
 
-export const zPageSummary = z.object({
+export const zNoteSummary = z.object({
   id: z.string(),
   url: z.string(),
   title: z.string(),
@@ -38,26 +40,68 @@ export const zPageSummary = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
-export type PageSummary = z.infer<typeof zPageSummary>;
+export type NoteSummary = z.infer<typeof zNoteSummary>;
 
 export const zClipResult = z.object({
-  page: zPageSummary,
+  note: zNoteSummary,
   created: z.boolean(),
   /** Saved before and queued again: a failed clip is retried, sent HTML is parsed anew. */
   retried: z.boolean(),
 });
 
-export const zPageDetail = zPageSummary.extend({ contentHtml: z.string(), text: z.string() });
-export type PageDetail = z.infer<typeof zPageDetail>;
+export const zNoteDetail = zNoteSummary.extend({ contentHtml: z.string(), text: z.string() });
+export type NoteDetail = z.infer<typeof zNoteDetail>;
 
-export const zPageIdInput = z.object({ id: zPageId });
+export const zNoteIdInput = z.object({ id: zNoteId });
 
-export const zPageListInput = z.object({
-  limit: z.number().int().min(1).max(100).default(50),
-  /** Opaque cursor from the previous page's `nextCursor`. */
-  cursor: zText().max(200).nullish(),
-});
-export const zPageList = z.object({ items: z.array(zPageSummary), nextCursor: z.string().nullable() });
-
-export const zExportInput = z.object({ id: zPageId, format: z.enum(['text', 'markdown']) });
+export const zExportInput = z.object({ id: zNoteId, format: z.enum(['text', 'markdown']) });
 export const zExportResult = z.object({ filename: z.string(), mimeType: z.string(), content: z.string() });
+
+/** Left-navigation entries that filter the list by state. */
+export const NAV_VIEWS = ['all', 'later', 'star', 'archive', 'unarchive', 'trash', '24h', 'notag'] as const;
+export type NavView = (typeof NAV_VIEWS)[number];
+
+export const BULK_MAX = 500;
+
+export const zNoteListInput = z.object({
+  nav: z.enum(NAV_VIEWS).default('all'),
+  tag: zTag.optional(),
+  folderId: zFolderId.optional(),
+  /** One search box: `#word` becomes a tag filter, the rest searches titles, text, highlights and annotations. */
+  q: zText().max(200).optional(),
+  sort: z.enum(Object.values(SortOrder) as [SortOrder, ...SortOrder[]]).default(SortOrder.newestFirst),
+  limit: z.number().int().min(1).max(100).default(50),
+  cursor: zText().max(300).nullish(),
+});
+export type NoteListInput = z.infer<typeof zNoteListInput>;
+
+export const zNoteList = z.object({ items: z.array(zNoteSummary), nextCursor: z.string().nullable() });
+
+export const zNoteIdsInput = z.object({ ids: z.array(zNoteId).min(1).max(BULK_MAX) });
+export const zSetFlowInput = zNoteIdsInput.extend({
+  flow: z.union(
+    [z.literal(Flow.inbox), z.literal(Flow.later), z.literal(Flow.shortlist), z.literal(Flow.archive)],
+    {
+      message: 'errors.invalidFlow',
+    },
+  ),
+});
+export const zTagNotesInput = zNoteIdsInput.extend({ tag: zTag });
+export const zRenameTagInput = z.object({ from: zTag, to: zTag });
+export const zMergeTagsInput = z.object({ from: z.array(zTag).min(1).max(50), to: zTag });
+export const zChanged = z.object({ changed: z.number().int() });
+
+export const zNavCounts = z.object({
+  all: z.number().int(),
+  later: z.number().int(),
+  star: z.number().int(),
+  archive: z.number().int(),
+  unarchive: z.number().int(),
+  trash: z.number().int(),
+  '24h': z.number().int(),
+  notag: z.number().int(),
+});
+export type NavCounts = z.infer<typeof zNavCounts>;
+
+export const zTagCount = z.object({ tag: z.string(), notes: z.number().int(), highlights: z.number().int() });
+export const zMoveToFolderInput = zNoteIdsInput.extend({ folderId: zFolderId.nullable() });

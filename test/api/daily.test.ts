@@ -3,9 +3,9 @@ import { User } from '../../server/db/entities/index.ts';
 import { appendToToday, today } from '../../server/domain/daily/daily.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -85,10 +85,10 @@ describe('daily notes', () => {
   test('highlights move into today’s note or a new daily note, linking back to the source', async () => {
     const { caller, user } = await signedInUser(deps);
     const text = 'Attention is the rarest and purest form of generosity.';
-    const page = await makeClippedPage(deps, user.id, { title: 'On attention', text });
+    const page = await makeClippedNote(deps, user.id, { title: 'On attention', text });
     const h = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: page.id,
       coreType: CoreType.highlight,
       selectors: describeRange(text, 0, 9),
     });
@@ -142,10 +142,10 @@ describe('daily notes', () => {
     });
     await other.caller.daily.save({ date: '2026-02-02', text: 'mine', baseText: '', baseVersion: 0 });
     await expect(owner.caller.daily.get({ date: '2026-02-02' })).resolves.toMatchObject({ text: 'private' });
-    const page = await makeClippedPage(deps, owner.user.id, { title: 't', text: 'owner text' });
+    const page = await makeClippedNote(deps, owner.user.id, { title: 't', text: 'owner text' });
     const h = await owner.caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: page.id,
       coreType: CoreType.textNote,
       text: 'owner note long enough',
     });
@@ -173,10 +173,10 @@ describe('daily notes', () => {
     }
     expect(ids[0]).not.toBe(ids[1]);
     // The old squat: the other user creates a note under the owner's daily id first.
-    const page = await makeClippedPage(deps, other.user.id, { title: 't', text: 'other text' });
+    const page = await makeClippedNote(deps, other.user.id, { title: 't', text: 'other text' });
     await other.caller.highlights.create({
       id: ids[0] as string,
-      pageId: page.id,
+      noteId: page.id,
       coreType: CoreType.textNote,
       text: 'squatting attempt',
     });
@@ -185,7 +185,7 @@ describe('daily notes', () => {
       text: 'day 2026-06-01',
     });
     await expect(owner.caller.highlights.locate({ id: ids[0] as string })).resolves.toEqual({
-      pageId: null,
+      noteId: null,
       dailyDate: '2026-06-01',
     });
     const next = await owner.caller.daily.save({

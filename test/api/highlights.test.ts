@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { Page } from '../../server/db/entities/index.ts';
+import { Note } from '../../server/db/entities/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { article } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
@@ -14,7 +14,7 @@ let workers: RunningWorkers;
 const PARAGRAPHS = [
   'The quiet reader underlines a sentence about patience and returns to it a week later.',
   'Repeated phrases appear twice: the river bends. Later the text says again: the river bends.',
-  'Mathematics hides in margins, where a note like $a^2+b^2=c^2$ waits for the next reader.',
+  'Mathematics hides in margins, where a highlight like $a^2+b^2=c^2$ waits for the next reader.',
 ];
 
 beforeAll(async () => {
@@ -26,13 +26,13 @@ afterAll(async () => {
   await deps.close();
 });
 
-async function clippedPage(
+async function clippedNote(
   caller: Awaited<ReturnType<typeof signedInUser>>['caller'],
   html = article('Margins', PARAGRAPHS),
 ) {
-  const { page } = await caller.notes.savePage({ url: `https://reader.example/${newNoteId()}`, html });
+  const { note } = await caller.notes.clipHtml({ url: `https://reader.example/${newId()}`, html });
   return waitFor(async () => {
-    const detail = await caller.notes.page({ id: page.id });
+    const detail = await caller.notes.get({ id: note.id });
     return detail.clipStatus === ClipStatus.done ? detail : undefined;
   });
 }
@@ -46,13 +46,13 @@ function selectorsFor(text: string, phrase: string, occurrence = 0) {
 describe('highlights', () => {
   test('create with a client id; repeating it is harmless; the count moves once', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
-    const id = newNoteId();
+    const note = await clippedNote(caller);
+    const id = newId();
     const input = {
       id,
-      pageId: page.id,
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'underlines a sentence about patience'),
+      selectors: selectorsFor(note.text, 'underlines a sentence about patience'),
       slotId: 3,
       style: 2,
     } as const;
@@ -65,29 +65,29 @@ describe('highlights', () => {
       detached: false,
     });
     await expect(caller.highlights.create(input)).resolves.toMatchObject({ id });
-    expect((await caller.notes.page({ id: page.id })).highlightCount).toBe(1);
+    expect((await caller.notes.get({ id: note.id })).highlightCount).toBe(1);
   });
 
   test('the right occurrence of a repeated phrase keeps its place', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
+    const note = await clippedNote(caller);
     const second = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'the river bends', 1),
+      selectors: selectorsFor(note.text, 'the river bends', 1),
     });
-    expect(second.positionStart).toBe(page.text.lastIndexOf('the river bends'));
+    expect(second.positionStart).toBe(note.text.lastIndexOf('the river bends'));
   });
 
   test('annotations: Markdown with math; invalid math is refused with KaTeX’s reason and nothing changes', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
+    const note = await clippedNote(caller);
     const h = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'Mathematics hides in margins'),
+      selectors: selectorsFor(note.text, 'Mathematics hides in margins'),
     });
     const annotated = await caller.highlights.update({ id: h.id, annotation: 'Pythagoras: $a^2+b^2=c^2$' });
     expect(annotated.annotation).toMatchObject({ message: 'Pythagoras: $a^2+b^2=c^2$' });
@@ -96,47 +96,47 @@ describe('highlights', () => {
       code: 'BAD_REQUEST',
       message: 'errors.mathDoubleSuperscript',
     });
-    const [after] = await caller.highlights.byPage({ id: page.id });
+    const [after] = await caller.highlights.byNote({ id: note.id });
     expect(after?.annotation).toMatchObject({ id: annotationId, message: 'Pythagoras: $a^2+b^2=c^2$' });
     await expect(caller.highlights.update({ id: h.id, annotation: null })).resolves.toMatchObject({
       annotation: null,
     });
   });
 
-  test('text notes (core type 6) follow the link rule; image highlights keep their image URL', async () => {
+  test('text highlights (core type 6) follow the link rule; image highlights keep their image URL', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
+    const note = await clippedNote(caller);
     const short = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.textNote,
       text: 'too short',
     });
     const long = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.textNote,
-      text: 'a page note longer than fifteen characters',
+      text: 'a note highlight longer than fifteen characters',
     });
     expect([short.hasLink, long.hasLink]).toEqual([false, true]);
     const image = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.image,
       imageUrl: 'https://reader.example/figure.png',
     });
     expect(image.imageUrl).toBe('https://reader.example/figure.png');
-    expect((await caller.notes.page({ id: page.id })).highlightCount).toBe(1);
+    expect((await caller.notes.get({ id: note.id })).highlightCount).toBe(1);
   });
 
   test('the highlight count stays right under concurrent creates and deletes', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
-    const selectors = selectorsFor(page.text, 'quiet reader');
-    const ids = Array.from({ length: 40 }, () => newNoteId());
+    const note = await clippedNote(caller);
+    const selectors = selectorsFor(note.text, 'quiet reader');
+    const ids = Array.from({ length: 40 }, () => newId());
     await Promise.all(
       ids.map((id) =>
-        caller.highlights.create({ id, pageId: page.id, coreType: CoreType.highlight, selectors }),
+        caller.highlights.create({ id, noteId: note.id, coreType: CoreType.highlight, selectors }),
       ),
     );
     await Promise.all([
@@ -145,22 +145,22 @@ describe('highlights', () => {
       ...ids
         .slice(20)
         .map((id) =>
-          caller.highlights.create({ id, pageId: page.id, coreType: CoreType.highlight, selectors }),
+          caller.highlights.create({ id, noteId: note.id, coreType: CoreType.highlight, selectors }),
         ),
     ]);
-    const rows = await caller.highlights.byPage({ id: page.id });
+    const rows = await caller.highlights.byNote({ id: note.id });
     expect(rows).toHaveLength(25);
-    expect((await deps.orm.em.fork().findOneOrFail(Page, { id: page.id })).highlightCount).toBe(25);
+    expect((await deps.orm.em.fork().findOneOrFail(Note, { id: note.id })).highlightCount).toBe(25);
   });
 
-  test('the list across pages is newest first and filters by colour, tag and page', async () => {
+  test('the list across notes is newest first and filters by colour, tag and page', async () => {
     const { caller } = await signedInUser(deps);
-    const a = await clippedPage(caller);
-    const b = await clippedPage(caller);
-    const make = (pageId: string, text: string, phrase: string, slotId: number, tags: string[]) =>
+    const a = await clippedNote(caller);
+    const b = await clippedNote(caller);
+    const make = (noteId: string, text: string, phrase: string, slotId: number, tags: string[]) =>
       caller.highlights.create({
-        id: newNoteId(),
-        pageId,
+        id: newId(),
+        noteId,
         coreType: CoreType.highlight,
         selectors: selectorsFor(text, phrase),
         slotId,
@@ -171,13 +171,13 @@ describe('highlights', () => {
     await make(b.id, b.text, 'Mathematics', 2, ['math', 'patience']);
     const all = await caller.highlights.list({ limit: 50 });
     expect(all.items.map((h) => h.text)).toEqual(['Mathematics', 'river bends', 'quiet reader']);
-    expect(all.items[0]?.page).toMatchObject({ id: b.id, title: 'Margins' });
+    expect(all.items[0]?.note).toMatchObject({ id: b.id, title: 'Margins' });
     expect((await caller.highlights.list({ limit: 50, slotId: 2 })).items).toHaveLength(2);
     expect((await caller.highlights.list({ limit: 50, tag: 'patience' })).items.map((h) => h.text)).toEqual([
       'Mathematics',
       'quiet reader',
     ]);
-    expect((await caller.highlights.list({ limit: 50, pageId: a.id })).items).toHaveLength(2);
+    expect((await caller.highlights.list({ limit: 50, noteId: a.id })).items).toHaveLength(2);
     const first = await caller.highlights.list({ limit: 2 });
     const rest = await caller.highlights.list({ limit: 2, cursor: first.nextCursor });
     expect([...first.items, ...rest.items].map((h) => h.text)).toEqual(all.items.map((h) => h.text));
@@ -185,12 +185,12 @@ describe('highlights', () => {
 
   test('keyword search over highlight text and annotations, CJK-exact', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
-    const note = (text: string) =>
-      caller.highlights.create({ id: newNoteId(), pageId: page.id, coreType: CoreType.textNote, text });
-    await note('默认设置的用户界面');
-    await note('默想之后写下的笔记');
-    const annotated = await note('plain words only here');
+    const note = await clippedNote(caller);
+    const highlight = (text: string) =>
+      caller.highlights.create({ id: newId(), noteId: note.id, coreType: CoreType.textNote, text });
+    await highlight('默认设置的用户界面');
+    await highlight('默想之后写下的笔记');
+    const annotated = await highlight('plain words only here');
     await caller.highlights.update({ id: annotated.id, annotation: 'serendipity found' });
     const q = async (query: string) =>
       (await caller.highlights.list({ limit: 50, q: query })).items.map((h) => h.text);
@@ -201,21 +201,21 @@ describe('highlights', () => {
 
   test('re-parsing moves highlights with their text; one whose text is gone is kept as detached', async () => {
     const { caller } = await signedInUser(deps);
-    const url = `https://reader.example/${newNoteId()}`;
-    const { page } = await caller.notes.savePage({ url, html: article('Margins', PARAGRAPHS) });
+    const url = `https://reader.example/${newId()}`;
+    const { note } = await caller.notes.clipHtml({ url, html: article('Margins', PARAGRAPHS) });
     const first = await waitFor(async () => {
-      const d = await caller.notes.page({ id: page.id });
+      const d = await caller.notes.get({ id: note.id });
       return d.clipStatus === ClipStatus.done ? d : undefined;
     });
     const moving = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
       selectors: selectorsFor(first.text, 'returns to it a week later'),
     });
     const doomed = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
       selectors: selectorsFor(first.text, 'Mathematics hides in margins'),
     });
@@ -224,12 +224,12 @@ describe('highlights', () => {
       PARAGRAPHS[0] as string,
       PARAGRAPHS[1] as string,
     ];
-    await caller.notes.savePage({ url, html: article('Margins', edited) });
+    await caller.notes.clipHtml({ url, html: article('Margins', edited) });
     const second = await waitFor(async () => {
-      const d = await caller.notes.page({ id: page.id });
+      const d = await caller.notes.get({ id: note.id });
       return d.clipStatus === ClipStatus.done && d.text.startsWith('A new opening') ? d : undefined;
     });
-    const after = await caller.highlights.byPage({ id: page.id });
+    const after = await caller.highlights.byNote({ id: note.id });
     const moved = after.find((h) => h.id === moving.id);
     expect(moved?.detached).toBe(false);
     expect(
@@ -246,46 +246,46 @@ describe('highlights', () => {
 
   test('export as Markdown and text', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
+    const note = await clippedNote(caller);
     const h = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'quiet reader'),
+      selectors: selectorsFor(note.text, 'quiet reader'),
       tags: ['calm'],
     });
     await caller.highlights.update({ id: h.id, annotation: 'So true.' });
-    const md = await caller.highlights.export({ pageId: page.id, format: 'markdown' });
+    const md = await caller.highlights.export({ noteId: note.id, format: 'markdown' });
     expect(md.content).toContain('# Margins');
     expect(md.content).toContain('> quiet reader');
     expect(md.content).toContain('So true.');
     expect(md.content).toContain('#calm');
-    const text = await caller.highlights.export({ pageId: page.id, format: 'text' });
+    const text = await caller.highlights.export({ noteId: note.id, format: 'text' });
     expect(text.content).toContain('quiet reader\n  — So true.');
   });
 
   test("another user's ids are refused on every procedure and nothing changes", async () => {
     const owner = await signedInUser(deps);
     const other = await signedInUser(deps);
-    const page = await clippedPage(owner.caller);
+    const note = await clippedNote(owner.caller);
     const h = await owner.caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'quiet reader'),
+      selectors: selectorsFor(note.text, 'quiet reader'),
     });
     await expect(
       other.caller.highlights.create({
-        id: newNoteId(),
-        pageId: page.id,
+        id: newId(),
+        noteId: note.id,
         coreType: CoreType.textNote,
-        text: 'sneaky note on your page',
+        text: 'sneaky highlight on your page',
       }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(
       other.caller.highlights.create({
         id: h.id,
-        pageId: page.id,
+        noteId: note.id,
         coreType: CoreType.textNote,
         text: 'reuse your id please',
       }),
@@ -294,42 +294,42 @@ describe('highlights', () => {
       code: 'NOT_FOUND',
     });
     await expect(other.caller.highlights.delete({ id: h.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(other.caller.highlights.byPage({ id: page.id })).rejects.toMatchObject({
+    await expect(other.caller.highlights.byNote({ id: note.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(other.caller.highlights.export({ pageId: page.id, format: 'text' })).rejects.toMatchObject({
+    await expect(other.caller.highlights.export({ noteId: note.id, format: 'text' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    await expect(other.caller.highlights.list({ limit: 50, pageId: page.id })).rejects.toMatchObject({
+    await expect(other.caller.highlights.list({ limit: 50, noteId: note.id })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    const [still] = await owner.caller.highlights.byPage({ id: page.id });
+    const [still] = await owner.caller.highlights.byNote({ id: note.id });
     expect(still).toMatchObject({ id: h.id, slotId: 1 });
     // Ids are per owner: someone else's id is free for the newcomer and touches nothing of the owner's.
-    const mine = await clippedPage(other.caller);
+    const mine = await clippedNote(other.caller);
     const theirs = await other.caller.highlights.create({
       id: h.id,
-      pageId: mine.id,
+      noteId: mine.id,
       coreType: CoreType.textNote,
       text: 'reuse your id please',
     });
-    expect(theirs).toMatchObject({ id: h.id, pageId: mine.id, text: 'reuse your id please' });
-    expect(await owner.caller.highlights.byPage({ id: page.id })).toEqual([still]);
-    expect(await owner.caller.highlights.locate({ id: h.id })).toEqual({ pageId: page.id, dailyDate: null });
+    expect(theirs).toMatchObject({ id: h.id, noteId: mine.id, text: 'reuse your id please' });
+    expect(await owner.caller.highlights.byNote({ id: note.id })).toEqual([still]);
+    expect(await owner.caller.highlights.locate({ id: h.id })).toEqual({ noteId: note.id, dailyDate: null });
   });
 
-  test('bad input is refused: unknown colour slot, style, empty text note, bad ids', async () => {
+  test('bad input is refused: unknown colour slot, style, empty text highlight, bad ids', async () => {
     const { caller } = await signedInUser(deps);
-    const page = await clippedPage(caller);
+    const note = await clippedNote(caller);
     const base = {
-      pageId: page.id,
+      noteId: note.id,
       coreType: CoreType.highlight,
-      selectors: selectorsFor(page.text, 'quiet reader'),
+      selectors: selectorsFor(note.text, 'quiet reader'),
     } as const;
-    await expect(caller.highlights.create({ ...base, id: newNoteId(), slotId: 7 })).rejects.toMatchObject({
+    await expect(caller.highlights.create({ ...base, id: newId(), slotId: 7 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
-    await expect(caller.highlights.create({ ...base, id: newNoteId(), style: 9 })).rejects.toMatchObject({
+    await expect(caller.highlights.create({ ...base, id: newId(), style: 9 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
     await expect(caller.highlights.create({ ...base, id: 'bad id!' })).rejects.toMatchObject({
@@ -337,12 +337,12 @@ describe('highlights', () => {
     });
     await expect(
       caller.highlights.create({
-        id: newNoteId(),
-        pageId: page.id,
+        id: newId(),
+        noteId: note.id,
         coreType: CoreType.textNote,
         text: '   ',
       }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await caller.highlights.byPage({ id: page.id })).toEqual([]);
+    expect(await caller.highlights.byNote({ id: note.id })).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ afterAll(async () => {
   await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
 });
 
-test('upgrade: note ids per owner, unguessable daily ids, unique folder names; no row lost', async () => {
+test('upgrade: highlight ids per owner, unguessable daily ids, unique folder names, one word per concept; no row lost', async () => {
   await orm.migrator.up({ to: 'Migration20261121063000_page_notes_vector' });
   const sql = orm.em.getConnection();
   await sql.execute(
@@ -29,6 +29,18 @@ test('upgrade: note ids per owner, unguessable daily ids, unique folder names; n
      values ('daily-7-20260301', 7, 3, 6, 'old day', '2026-03-01', 4, now(), now()),
             ('entryOfTheDay0001', 7, 3, 6, 'an extra entry', '2026-03-01', 1, now(), now()),
             ('sharedClientId01', 7, 1, 6, 'a note', null, 1, now(), now())`,
+  );
+  await sql.execute(
+    `insert into "page" ("id", "user_id", "url", "url_hash", "title", "created_at", "updated_at")
+     values ('savedPage0001', 7, 'https://example.com/a', 'hash-a', 'A saved page', now(), now())`,
+  );
+  await sql.execute(
+    `insert into "page_content" ("page_id", "content_html", "text", "updated_at")
+     values ('savedPage0001', '<p>Body</p>', 'Body', now())`,
+  );
+  await sql.execute(
+    `insert into "note" ("id", "user_id", "page_id", "kind", "core_type", "text", "version", "created_at", "updated_at")
+     values ('highlightOnPage1', 7, 'savedPage0001', 1, 1, 'Body', 1, now(), now())`,
   );
 
   await sql.execute(
@@ -48,8 +60,19 @@ test('upgrade: note ids per owner, unguessable daily ids, unique folder names; n
     { id: 'folderTwo0002', name: 'Reading (2)' },
   ]);
 
+  // A saved page is a note, its content the note's content, a passage of it a highlight.
+  expect(await sql.execute(`select "id", "title" from "note"`)).toEqual([
+    { id: 'savedPage0001', title: 'A saved page' },
+  ]);
+  expect(await sql.execute(`select "note_id", "text" from "note_content"`)).toEqual([
+    { note_id: 'savedPage0001', text: 'Body' },
+  ]);
+  expect(await sql.execute(`select "id", "note_id" from "highlight" where "note_id" is not null`)).toEqual([
+    { id: 'highlightOnPage1', note_id: 'savedPage0001' },
+  ]);
+
   const rows = await sql.execute<{ id: string; user_id: string; text: string; daily_main: boolean }[]>(
-    `select "id", "user_id", "text", "daily_main" from "note" order by "text"`,
+    `select "id", "user_id", "text", "daily_main" from "highlight" where "note_id" is null order by "text"`,
   );
   expect(rows.map((r) => [r.text, r.daily_main])).toEqual([
     ['a note', false],
@@ -59,16 +82,16 @@ test('upgrade: note ids per owner, unguessable daily ids, unique folder names; n
   const day = rows.find((r) => r.daily_main);
   expect(day?.id).toMatch(/^[0-9a-f]{32}$/);
   expect(rows.find((r) => r.text === 'an extra entry')?.id).toBe('entryOfTheDay0001');
-  // The same client id under another owner is now a different note.
+  // The same client id under another owner is now a different highlight.
   await sql.execute(
-    `insert into "note" ("id", "user_id", "kind", "core_type", "text", "version", "created_at", "updated_at")
+    `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "version", "created_at", "updated_at")
      values ('sharedClientId01', 8, 1, 6, 'b''s note', 1, now(), now())`,
   );
   // One day's own note per user and day.
   await expect(
     sql.execute(
-      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
        values ('anotherMainOfDay', 7, 3, 6, 'x', '2026-03-01', true, 1, now(), now())`,
     ),
-  ).rejects.toThrow(/note_daily_main_unique/);
+  ).rejects.toThrow(/highlight_daily_main_unique/);
 });

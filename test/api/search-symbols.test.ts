@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -44,33 +44,33 @@ const EXPECTED: [string, string[]][] = [
 const HOSTILE = ['a:* | b', "'", "''", '\\', "\\'", '!(<->)', 'c++:*&|', "x' | 'y", ':*', '<2>', "it's"];
 
 describe('search: terms with symbols match whole (C++ is not c:*)', () => {
-  test('library search finds exactly the pages containing each term', async () => {
+  test('library search finds exactly the notes containing each term', async () => {
     const { caller, user } = await signedInUser(deps);
     // Titles no query matches, so only the text decides.
     const byTitle = new Map<string, string>();
     for (const [i, [name, text]] of Object.entries(TEXTS).entries()) {
-      await makeClippedPage(deps, user.id, { title: `Item ${i}`, text });
+      await makeClippedNote(deps, user.id, { title: `Item ${i}`, text });
       byTitle.set(`Item ${i}`, name);
     }
     const q = async (query: string) =>
-      (await caller.library.list({ nav: 'all', q: query })).items.map((p) => byTitle.get(p.title)).sort();
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => byTitle.get(p.title)).sort();
     for (const [query, names] of EXPECTED)
       expect({ query, found: await q(query) }).toEqual({ query, found: names });
   });
 
   test('library search matches terms in highlights and annotations too', async () => {
     const { caller, user } = await signedInUser(deps);
-    const page = await makeClippedPage(deps, user.id, { title: 'Plain', text: 'Nothing technical.' });
-    await makeClippedPage(deps, user.id, { title: 'Other', text: 'Cats and code.' });
-    const note = await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+    const note = await makeClippedNote(deps, user.id, { title: 'Plain', text: 'Nothing technical.' });
+    await makeClippedNote(deps, user.id, { title: 'Other', text: 'Cats and code.' });
+    const highlight = await caller.highlights.create({
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.textNote,
       text: 'Try this in F#',
     });
-    await caller.highlights.update({ id: note.id, annotation: 'Port it to C++.' });
+    await caller.highlights.update({ id: highlight.id, annotation: 'Port it to C++.' });
     const q = async (query: string) =>
-      (await caller.library.list({ nav: 'all', q: query })).items.map((p) => p.title);
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => p.title);
     expect(await q('F#')).toEqual(['Plain']);
     expect(await q('C++')).toEqual(['Plain']);
     expect(await q('C#')).toEqual([]);
@@ -78,10 +78,10 @@ describe('search: terms with symbols match whole (C++ is not c:*)', () => {
 
   test('highlight search finds exactly the highlights containing each term', async () => {
     const { caller, user } = await signedInUser(deps);
-    const page = await makeClippedPage(deps, user.id, { title: 'Host', text: 'Host page.' });
+    const note = await makeClippedNote(deps, user.id, { title: 'Host', text: 'Host note.' });
     const byText = new Map<string, string>();
     for (const [name, text] of Object.entries(TEXTS)) {
-      await caller.highlights.create({ id: newNoteId(), pageId: page.id, coreType: CoreType.textNote, text });
+      await caller.highlights.create({ id: newId(), noteId: note.id, coreType: CoreType.textNote, text });
       byText.set(text, name);
     }
     const q = async (query: string) =>
@@ -90,7 +90,7 @@ describe('search: terms with symbols match whole (C++ is not c:*)', () => {
       expect({ query, found: await q(query) }).toEqual({ query, found: names });
   });
 
-  test('daily search finds exactly the days whose notes contain each term', async () => {
+  test('daily search finds exactly the days whose highlights contain each term', async () => {
     const { caller } = await signedInUser(deps);
     const byDate = new Map<string, string>();
     let day = 1;
@@ -107,25 +107,25 @@ describe('search: terms with symbols match whole (C++ is not c:*)', () => {
 
   test('tsquery syntax typed into any search box is text: no error, no operator', async () => {
     const { caller, user } = await signedInUser(deps);
-    const page = await makeClippedPage(deps, user.id, { title: 'Quotes', text: "It's a b test" });
+    const note = await makeClippedNote(deps, user.id, { title: 'Quotes', text: "It's a b test" });
     await caller.highlights.create({
-      id: newNoteId(),
-      pageId: page.id,
+      id: newId(),
+      noteId: note.id,
       coreType: CoreType.textNote,
       text: 'a b',
     });
     await caller.daily.save({ date: '2026-02-01', text: 'a b', baseText: '', baseVersion: 0 });
     for (const query of HOSTILE) {
-      await expect(caller.library.list({ nav: 'all', q: query })).resolves.toBeDefined();
+      await expect(caller.notes.list({ nav: 'all', q: query })).resolves.toBeDefined();
       await expect(caller.highlights.list({ limit: 50, q: query })).resolves.toBeDefined();
       await expect(caller.daily.list({ limit: 50, q: query })).resolves.toBeDefined();
     }
     // `a:* | b` is the two words a and b, both required, not "a-anything or b".
-    expect((await caller.library.list({ nav: 'all', q: 'a:* | b' })).items.map((p) => p.title)).toEqual([
+    expect((await caller.notes.list({ nav: 'all', q: 'a:* | b' })).items.map((p) => p.title)).toEqual([
       'Quotes',
     ]);
-    expect((await caller.library.list({ nav: 'all', q: 'a:* | zzz' })).items).toEqual([]);
-    expect((await caller.library.list({ nav: 'all', q: "it's" })).items.map((p) => p.title)).toEqual([
+    expect((await caller.notes.list({ nav: 'all', q: 'a:* | zzz' })).items).toEqual([]);
+    expect((await caller.notes.list({ nav: 'all', q: "it's" })).items.map((p) => p.title)).toEqual([
       'Quotes',
     ]);
   });

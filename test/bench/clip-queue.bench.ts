@@ -1,14 +1,14 @@
-// `node test/bench/clip-queue.bench.ts [--clips 1000]`: clips of local pages end to end through
+// `node test/bench/clip-queue.bench.ts [--clips 1000]`: clips of local notes end to end through
 // the queue — tRPC-level service call, BullMQ, the worker's guarded fetch, off-thread extraction,
 // sanitising and storage — on a scratch database. Reports throughput and enqueue-to-done latency.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startWorkers } from '../../jobs/workers.ts';
 import { loadConfig } from '../../server/config.ts';
-import { Page } from '../../server/db/entities/index.ts';
+import { Note } from '../../server/db/entities/index.ts';
 import { createOrm, migrate } from '../../server/db/orm.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
-import { clipUrl } from '../../server/domain/pages/clip.service.ts';
+import { clipUrl } from '../../server/domain/notes/clip.service.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { ClipStatus } from '../../src/enums.ts';
@@ -20,10 +20,10 @@ const ADMIN = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432
 const name = `margin_clipbench_${randomBytes(3).toString('hex')}`;
 
 const ids = corpusIds();
-const pages = ids.map((id) => corpusPage(id).html);
+const notes = ids.map((id) => corpusPage(id).html);
 const site = await startSite(
   Object.fromEntries(
-    Array.from({ length: CLIPS }, (_, n) => [`/p/${n}`, html(pages[n % pages.length] as Buffer)]),
+    Array.from({ length: CLIPS }, (_, n) => [`/p/${n}`, html(notes[n % notes.length] as Buffer)]),
   ),
 );
 const admin = new pg.Client({ connectionString: ADMIN });
@@ -57,8 +57,8 @@ const sampler = setInterval(() => {
 }, 100);
 const enqueuedAt = new Map<string, number>();
 for (let n = 0; n < CLIPS; n++) {
-  const { page } = await clipUrl(orm.em.fork(), queues, user, `${site.origin}/p/${n}`);
-  enqueuedAt.set(page.id, performance.now());
+  const { note } = await clipUrl(orm.em.fork(), queues, user, `${site.origin}/p/${n}`);
+  enqueuedAt.set(note.id, performance.now());
 }
 const enqueueSeconds = (performance.now() - started) / 1000;
 const doneAt = new Map<string, number>();
@@ -66,7 +66,7 @@ while (doneAt.size < CLIPS) {
   const settled = await orm.em
     .fork()
     .find(
-      Page,
+      Note,
       { clipStatus: { $in: [ClipStatus.done, ClipStatus.failed] } },
       { fields: ['id', 'clipStatus'] },
     );
@@ -75,12 +75,12 @@ while (doneAt.size < CLIPS) {
 }
 clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
-const failed = await orm.em.fork().count(Page, { clipStatus: ClipStatus.failed });
+const failed = await orm.em.fork().count(Note, { clipStatus: ClipStatus.failed });
 const latencies = [...doneAt].map(([id, t]) => t - (enqueuedAt.get(id) ?? t)).sort((a, b) => a - b);
 const pct = (q: number) => latencies[Math.floor(q * (latencies.length - 1))]?.toFixed(0);
-console.log(`${CLIPS} clips (${ids.length} distinct corpus pages) end to end in ${seconds.toFixed(1)} s`);
+console.log(`${CLIPS} clips (${ids.length} distinct corpus notes) end to end in ${seconds.toFixed(1)} s`);
 console.log(
-  `  enqueue: ${enqueueSeconds.toFixed(1)} s; throughput ${(CLIPS / seconds).toFixed(1)} pages/s on this machine`,
+  `  enqueue: ${enqueueSeconds.toFixed(1)} s; throughput ${(CLIPS / seconds).toFixed(1)} notes/s on this machine`,
 );
 console.log(`  enqueue→done latency p50 ${pct(0.5)} ms, p95 ${pct(0.95)} ms; failed ${failed}`);
 console.log(

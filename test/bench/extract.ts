@@ -12,8 +12,8 @@ import { parseHTML } from 'linkedom';
 import { decodeHtml } from '../../server/domain/clip/decode.ts';
 import { extractArticle } from '../../server/domain/clip/extract/index.ts';
 
-type Page = { id: string; html: string; url: string };
-type Extractor = (page: Page) => string;
+type Article = { id: string; html: string; url: string };
+type Extractor = (page: Article) => string;
 type Output = Record<string, { articleBody: string }>;
 
 const HTML_FILE = /\.html(\.gz)?$/;
@@ -30,7 +30,7 @@ function pageUrl(html: string): string {
   }
 }
 
-function loadPages(directory: string): Page[] {
+function loadArticles(directory: string): Article[] {
   return readdirSync(directory)
     .filter((name) => HTML_FILE.test(name))
     .sort()
@@ -59,7 +59,7 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
 
-function run(name: string, extract: Extractor, pages: Page[], outFile: string): void {
+function run(name: string, extract: Extractor, pages: Article[], outFile: string): void {
   const timings: number[] = [];
   const output: Output = {};
   let peakRss = process.memoryUsage.rss();
@@ -103,7 +103,7 @@ if (!htmlDir || !out) {
   console.error('usage: npm run bench:extract -- --html-dir DIR --out FILE [--compare]');
   process.exit(2);
 }
-const pages = loadPages(htmlDir);
+const pages = loadArticles(htmlDir);
 // Warm-up so the first page does not carry module compilation and JIT start-up.
 for (const page of pages.slice(0, 3)) extractors.ours?.(page);
 run('ours', extractors.ours!, pages, out);

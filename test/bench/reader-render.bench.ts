@@ -6,17 +6,17 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { Note, NoteContent } from '../../server/db/entities/index.ts';
 import { createOrm, migrate } from '../../server/db/orm.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
 import { createSession } from '../../server/domain/auth/session.service.ts';
 import { createHighlight } from '../../server/domain/highlights/highlights.service.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { ensureClientBuilt } from '../helpers/browser.ts';
 import { languageFor, prng, sentence } from './corpus.ts';
 
@@ -52,21 +52,21 @@ const em = orm.em.fork();
 const user = newUser(em, { email: 'render@example.test', passwordHash: null, language: 'en' });
 await em.flush();
 const pageUrl = 'https://render.example/long';
-const page = em.create(Page, {
-  id: newNoteId(),
+const note = em.create(Note, {
+  id: newId(),
   user: user.id,
   url: pageUrl,
   urlHash: urlHash(pageUrl),
   title: 'A long article',
   clipStatus: ClipStatus.done,
 });
-em.create(PageContent, { page, text, contentHtml: paragraphs.map((p) => `<p>${p}</p>`).join('\n') });
+em.create(NoteContent, { note, text, contentHtml: paragraphs.map((p) => `<p>${p}</p>`).join('\n') });
 await em.flush();
 for (let i = 0; i < HIGHLIGHTS; i++) {
   const start = Math.floor((i / HIGHLIGHTS) * (text.length - 80));
   await createHighlight(orm.em.fork(), user, {
-    id: newNoteId(),
-    pageId: page.id,
+    id: newId(),
+    noteId: note.id,
     coreType: CoreType.highlight,
     selectors: describeRange(text, start, start + 20 + (i % 40)),
     text: '',
@@ -95,7 +95,7 @@ await context.addCookies([{ name: 'logininfo', value: token, url: base }]);
 const tab = await context.newPage();
 const times: number[] = [];
 for (let run = 0; run < RUNS; run++) {
-  await tab.goto(`${base}/?pi=${page.id}&vs=article`);
+  await tab.goto(`${base}/?pi=${note.id}&vs=article`);
   await tab.waitForFunction(
     (n) =>
       new Set(

@@ -1,4 +1,4 @@
-// `npm run seed:bench [-- --pages 20000 --highlights 200000]`: one user with that many pages and
+// `npm run seed:bench [-- --pages 20000 --highlights 200000]`: one user with that many notes and
 // highlights (mixed English, Chinese, Japanese) in BENCH_DATABASE_URL (default: margin_bench on
 // the local PostgreSQL, recreated). Rows are written in large multi-row INSERTs, with the same
 // tokenizer and columns the app writes.
@@ -80,19 +80,19 @@ await insertRows(
 const TAGS = ['reading', 'work', 'ideas', '学习', '研究', '読書', 'later', 'quotes'];
 const FLOWS = [Flow.inbox, Flow.inbox, Flow.later, Flow.shortlist, Flow.archive];
 const base = Date.parse('2024-01-01T00:00:00Z');
-const pageIds: string[] = [];
-const pageRows: unknown[][] = [];
+const noteIds: string[] = [];
+const noteRows: unknown[][] = [];
 const contentRows: unknown[][] = [];
 for (let i = 0; i < PAGES; i++) {
   const id = `bp${String(i).padStart(8, '0')}`;
-  pageIds.push(id);
+  noteIds.push(id);
   const language = languageFor(random);
   const title = sentence(random, language).slice(0, 80);
   const text = Array.from({ length: 12 }, () => sentence(random, language)).join('\n\n');
   const created = new Date(base + i * 60_000 * 37);
   const tags = random() < 0.6 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
   const trashed = random() < 0.02 ? created : null;
-  pageRows.push([
+  noteRows.push([
     id,
     userId,
     `https://bench.example/${i}`,
@@ -113,7 +113,7 @@ for (let i = 0; i < PAGES; i++) {
 }
 await insertRows(
   client,
-  'page',
+  'note',
   [
     'id',
     'user_id',
@@ -131,26 +131,26 @@ await insertRows(
     'search_vector',
     'folder_id',
   ],
-  pageRows,
+  noteRows,
   { search_vector: '::tsvector', tags: '::text[]' },
 );
-await insertRows(client, 'page_content', ['page_id', 'content_html', 'text', 'updated_at'], contentRows);
-console.log(`pages: ${PAGES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+await insertRows(client, 'note_content', ['note_id', 'content_html', 'text', 'updated_at'], contentRows);
+console.log(`notes: ${PAGES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-const noteRows: unknown[][] = [];
-// Each page's notes, for its notes_vector (what search-index.ts indexPageNotes writes).
-const notesOfPage: string[][] = Array.from({ length: PAGES }, () => []);
+const highlightRows: unknown[][] = [];
+// Each note's highlights, for its highlights_vector (what search-index.ts indexNoteHighlights writes).
+const highlightsOfNote: string[][] = Array.from({ length: PAGES }, () => []);
 for (let i = 0; i < HIGHLIGHTS; i++) {
   const pageIndex = Math.floor(random() * PAGES);
   const text = sentence(random, languageFor(random));
   const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
-  notesOfPage[pageIndex]?.push(text, ...(annotation ? [annotation] : []));
+  highlightsOfNote[pageIndex]?.push(text, ...(annotation ? [annotation] : []));
   const created = new Date(base + pageIndex * 60_000 * 37 + i * 1000);
   const tags = random() < 0.3 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
-  noteRows.push([
+  highlightRows.push([
     `bn${String(i).padStart(10, '0')}`,
     userId,
-    pageIds[pageIndex],
+    noteIds[pageIndex],
     1,
     CoreType.highlight,
     text,
@@ -163,14 +163,14 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
     created,
     tsvectorLiteral(text, annotation),
   ]);
-  if (noteRows.length === 20_000 || i === HIGHLIGHTS - 1) {
+  if (highlightRows.length === 20_000 || i === HIGHLIGHTS - 1) {
     await insertRows(
       client,
-      'note',
+      'highlight',
       [
         'id',
         'user_id',
-        'page_id',
+        'note_id',
         'kind',
         'core_type',
         'text',
@@ -183,27 +183,27 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
         'updated_at',
         'search_vector',
       ],
-      noteRows.splice(0),
+      highlightRows.splice(0),
       { search_vector: '::tsvector', tags: '::text[]' },
     );
   }
 }
 for (let from = 0; from < PAGES; from += 2000) {
   const params: unknown[] = [];
-  const values = pageIds.slice(from, from + 2000).map((id, k) => {
-    params.push(id, tsvectorLiteral(...(notesOfPage[from + k] ?? [])));
+  const values = noteIds.slice(from, from + 2000).map((id, k) => {
+    params.push(id, tsvectorLiteral(...(highlightsOfNote[from + k] ?? [])));
     return `($${params.length - 1}, $${params.length}::tsvector)`;
   });
   await client.query(
-    `update page set notes_vector = v.vec from (values ${values.join(',')}) v(id, vec) where page.id = v.id`,
+    `update note set highlights_vector = v.vec from (values ${values.join(',')}) v(id, vec) where note.id = v.id`,
     params,
   );
 }
 await client.query(
-  `update page p set highlight_count = c.n from (select page_id, count(*) n from note group by page_id) c where c.page_id = p.id`,
+  `update note p set highlight_count = c.n from (select note_id, count(*) n from highlight group by note_id) c where c.note_id = p.id`,
 );
 await client.query('vacuum analyze');
 await client.end();
 console.log(
-  `seeded ${PAGES} pages and ${HIGHLIGHTS} highlights for user ${userId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `seeded ${PAGES} notes and ${HIGHLIGHTS} highlights for user ${userId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );

@@ -63,7 +63,7 @@ async function saveUrl(page: Page, url: string) {
 }
 
 function listItem(page: Page, title: string) {
-  return page.getByTestId('page-item').filter({ hasText: title });
+  return page.getByTestId('note-item').filter({ hasText: title });
 }
 
 describe('clipping and reading in Chromium', () => {
@@ -75,21 +75,21 @@ describe('clipping and reading in Chromium', () => {
 
     await saveUrl(page, `${site.origin}/article`);
     // The page shows at once (still clipping), then turns done by itself.
-    const first = page.getByTestId('page-item').first();
+    const first = page.getByTestId('note-item').first();
     await first.waitFor();
     expect(await page.getByTestId('save-url-input').inputValue()).toBe('');
-    await page.locator(`[data-testid="page-item"][data-clip-status="${ClipStatus.done}"]`).waitFor({
+    await page.locator(`[data-testid="note-item"][data-clip-status="${ClipStatus.done}"]`).waitFor({
       timeout: 15_000,
     });
     const item = listItem(page, 'A calm article');
     await expect(item.textContent()).resolves.toContain('Test Site');
     expect(await item.getByTestId('clip-status').count()).toBe(0);
-    const pageId = (await item.getAttribute('data-page-id')) as string;
+    const noteId = (await item.getAttribute('data-note-id')) as string;
 
     await item.getByRole('link', { name: 'A calm article' }).click();
     const reader = page.getByTestId('reader');
     await reader.waitFor();
-    expect(new URL(page.url()).search).toBe(`?pi=${pageId}&vs=article`);
+    expect(new URL(page.url()).search).toBe(`?pi=${noteId}&vs=article`);
     await expect(reader.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('A calm article');
     await expect(page.getByTestId('reader-content').textContent()).resolves.toContain(
       'Margin keeps what you read.',
@@ -103,7 +103,7 @@ describe('clipping and reading in Chromium', () => {
 
     await page.getByTestId('reader-copy-link').click();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
-      `${server.url}/?pi=${pageId}&vs=article`,
+      `${server.url}/?pi=${noteId}&vs=article`,
     );
 
     await page.getByTestId('reader-export').click();
@@ -118,7 +118,7 @@ describe('clipping and reading in Chromium', () => {
     expect(markdown).toContain('Margin keeps what you read.');
 
     await page.keyboard.press('Escape');
-    await page.getByTestId('page-list').waitFor();
+    await page.getByTestId('note-list').waitFor();
     expect(await page.getByTestId('reader').count()).toBe(0);
     expect(new URL(page.url()).search).toBe('');
     expect(errors).toEqual([]);
@@ -128,11 +128,11 @@ describe('clipping and reading in Chromium', () => {
   test('an invalid address is refused with a message under the box', async () => {
     const { context, page } = await signedInBrowser();
     await page.goto(`${server.url}/`);
-    await page.getByTestId('page-list').or(page.locator('.empty-state')).first().waitFor();
+    await page.getByTestId('note-list').or(page.locator('.empty-state')).first().waitFor();
     await saveUrl(page, 'ftp://example.test/file');
     await page.getByTestId('save-url-error').waitFor();
     expect(await page.getByTestId('save-url-input').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByTestId('page-item').count()).toBe(0);
+    expect(await page.getByTestId('note-item').count()).toBe(0);
     await context.close();
   });
 
@@ -140,7 +140,7 @@ describe('clipping and reading in Chromium', () => {
     const { context, page } = await signedInBrowser();
     await page.goto(`${server.url}/`);
     await saveUrl(page, `${site.origin}/missing`);
-    const failed = page.locator(`[data-testid="page-item"][data-clip-status="${ClipStatus.failed}"]`);
+    const failed = page.locator(`[data-testid="note-item"][data-clip-status="${ClipStatus.failed}"]`);
     await failed.waitFor({ timeout: 15_000 });
     const status = failed.getByTestId('clip-status');
     expect(await status.getAttribute('data-status')).toBe(String(ClipStatus.failed));
@@ -152,7 +152,7 @@ describe('clipping and reading in Chromium', () => {
     await waitFor(async () => ((site.hits.get('/missing') ?? 0) >= 2 ? true : undefined), 15_000, 'retry');
     await page
       .locator(
-        `[data-testid="page-item"][data-clip-status="${ClipStatus.failed}"] [data-testid="clip-retry"]`,
+        `[data-testid="note-item"][data-clip-status="${ClipStatus.failed}"] [data-testid="clip-retry"]`,
       )
       .waitFor({ timeout: 15_000 });
     await context.close();
@@ -160,10 +160,10 @@ describe('clipping and reading in Chromium', () => {
 
   test('the deep link /?pi=…&vs=article opens the reader directly; Back goes to the list', async () => {
     const { context, page, user } = await signedInBrowser();
-    const { page: saved } = await user.caller.notes.clip({ url: `${site.origin}/second` });
+    const { note: saved } = await user.caller.notes.clip({ url: `${site.origin}/second` });
     await waitFor(
       async () => {
-        const detail = await user.caller.notes.page({ id: saved.id });
+        const detail = await user.caller.notes.get({ id: saved.id });
         return detail.clipStatus === ClipStatus.done ? detail : undefined;
       },
       15_000,

@@ -5,13 +5,13 @@ import { setClock } from '../../server/clock.ts';
 import { User } from '../../server/db/entities/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { newContext } from '../helpers/browser.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import { callerFor } from '../helpers/context.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -254,10 +254,10 @@ describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
     setClock(at);
     const { context, page, user } = await signedInBrowser(zone);
     const text = 'Attention is the rarest and purest form of generosity.';
-    const source = await makeClippedPage(deps, user.user.id, { title: 'On attention', text });
+    const source = await makeClippedNote(deps, user.user.id, { title: 'On attention', text });
     const highlight = await user.caller.highlights.create({
-      id: newNoteId(),
-      pageId: source.id,
+      id: newId(),
+      noteId: source.id,
       coreType: CoreType.highlight,
       selectors: describeRange(text, 0, 9),
     });

@@ -2,11 +2,11 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import type { TestDeps } from '../helpers/deps.ts';
 import type { RunningServer } from '../helpers/http.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { openSignedIn } from '../helpers/signed-in.ts';
 
 let deps: TestDeps;
@@ -24,10 +24,10 @@ afterAll(() => app?.close());
 test('?nx={note}&vs={view} opens the reader on that note’s page; 24 Hours lists today’s daily note', async () => {
   const { page, user } = await openSignedIn(browser, server, deps, '/');
   const text = 'Attention is the rarest and purest form of generosity.';
-  const saved = await makeClippedPage(deps, user.user.id, { title: 'On attention', text });
+  const saved = await makeClippedNote(deps, user.user.id, { title: 'On attention', text });
   const highlight = await user.caller.highlights.create({
-    id: newNoteId(),
-    pageId: saved.id,
+    id: newId(),
+    noteId: saved.id,
     coreType: CoreType.highlight,
     selectors: describeRange(text, 0, 9),
   });

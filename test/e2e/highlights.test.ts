@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
@@ -63,17 +63,17 @@ afterAll(async () => {
 
 /** Saves the article through the API (no fetch) and waits for the worker to parse it. */
 async function savedArticle(user: User, path: string): Promise<string> {
-  const { page } = await user.caller.notes.savePage({
+  const { note } = await user.caller.notes.clipHtml({
     url: `${site.origin}${path}`,
     html: articleHtml(site.origin),
   });
   await waitFor(
     async () =>
-      (await user.caller.notes.page({ id: page.id })).clipStatus === ClipStatus.done ? true : undefined,
+      (await user.caller.notes.get({ id: note.id })).clipStatus === ClipStatus.done ? true : undefined,
     15_000,
     'the page to be parsed',
   );
-  return page.id;
+  return note.id;
 }
 
 async function signedInBrowser(user: User): Promise<{ context: BrowserContext; page: Page }> {
@@ -138,11 +138,11 @@ async function openCard(page: Page, id: string) {
 describe('highlighting in the reader (Chromium)', () => {
   test('drag to select, colour by tooltip and by key, annotate with math, reload, recolour, delete and undo', async () => {
     const user = await signedInUser(deps);
-    const pageId = await savedArticle(user, '/field-guide');
+    const noteId = await savedArticle(user, '/field-guide');
     const { context, page } = await signedInBrowser(user);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?pi=${pageId}&vs=article`);
+    await page.goto(`${server.url}/?pi=${noteId}&vs=article`);
     await page.getByTestId('reader-content').waitFor();
 
     // 1. A real drag, then the green button of the tooltip.
@@ -157,7 +157,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await page.locator('.reader-content mark[data-highlight-id]').first().waitFor();
     await tooltip.waitFor({ state: 'detached' });
     let saved = await waitFor(async () => {
-      const list = await user.caller.highlights.byPage({ id: pageId });
+      const list = await user.caller.highlights.byNote({ id: noteId });
       return list.length === 1 ? list : undefined;
     });
     const greenId = saved[0]?.id as string;
@@ -173,7 +173,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await tooltip.waitFor({ state: 'detached' });
     expect(await page.getByTestId('reader').count()).toBe(1);
     await page.keyboard.press('3');
-    expect(await user.caller.highlights.byPage({ id: pageId })).toHaveLength(1);
+    expect(await user.caller.highlights.byNote({ id: noteId })).toHaveLength(1);
 
     // 2. Across an element boundary (into and out of <em>), coloured with key 4.
     const crossing = 'follows with more words, so that';
@@ -181,7 +181,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await tooltip.waitFor();
     await page.keyboard.press('4');
     saved = await waitFor(async () => {
-      const list = await user.caller.highlights.byPage({ id: pageId });
+      const list = await user.caller.highlights.byNote({ id: noteId });
       return list.length === 2 ? list : undefined;
     });
     const pinkId = saved.find((h) => h.id !== greenId)?.id as string;
@@ -198,7 +198,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await card.locator('[data-testid="annotation"][data-rendered="true"] .katex').first().waitFor();
     expect(await card.locator('.annotation strong').textContent()).toBe('always');
     expect(
-      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.annotation
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === greenId)?.annotation
         ?.message,
     ).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
 
@@ -210,7 +210,7 @@ describe('highlighting in the reader (Chromium)', () => {
     expect(await card.getByTestId('annotation-error-detail').textContent()).toMatch(/superscript/i);
     expect(await card.getByTestId('annotation-input').getAttribute('aria-invalid')).toBe('true');
     expect(
-      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.annotation
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === greenId)?.annotation
         ?.message,
     ).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
     await page.keyboard.press('Escape');
@@ -232,7 +232,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await expect
       .poll(
         async () =>
-          (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId)?.slotId,
+          (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === greenId)?.slotId,
         UI_WAIT,
       )
       .toBe(3);
@@ -244,12 +244,12 @@ describe('highlighting in the reader (Chromium)', () => {
     await card.getByTestId('highlight-delete').click();
     await expect.poll(() => marksOf(page, greenId).count(), UI_WAIT).toBe(0);
     await expect
-      .poll(async () => (await user.caller.highlights.byPage({ id: pageId })).length, UI_WAIT)
+      .poll(async () => (await user.caller.highlights.byNote({ id: noteId })).length, UI_WAIT)
       .toBe(1);
     await page.locator('[data-sonner-toast] button[data-button]').click();
     await marksOf(page, greenId).first().waitFor();
     const restored = await waitFor(async () =>
-      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.id === greenId),
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === greenId),
     );
     expect(restored).toMatchObject({ slotId: 3, text: first });
     expect(restored.annotation?.message).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
@@ -269,17 +269,17 @@ describe('highlighting in the reader (Chromium)', () => {
 
   test('a page note, an image highlight, and a detached highlight listed apart', async () => {
     const user = await signedInUser(deps);
-    const pageId = await savedArticle(user, '/notes');
-    const detachedId = newNoteId();
+    const noteId = await savedArticle(user, '/notes');
+    const detachedId = newId();
     await user.caller.highlights.create({
       id: detachedId,
-      pageId,
+      noteId,
       coreType: CoreType.highlight,
       slotId: 5,
       selectors: describeRange('A sentence that is nowhere in this article at all.', 2, 30),
     });
     const { context, page } = await signedInBrowser(user);
-    await page.goto(`${server.url}/?pi=${pageId}&vs=article`);
+    await page.goto(`${server.url}/?pi=${noteId}&vs=article`);
     await page.getByTestId('reader-content').waitFor();
 
     const image = page.locator('.reader-content img');
@@ -287,25 +287,25 @@ describe('highlighting in the reader (Chromium)', () => {
     await image.hover();
     await page.getByTestId('image-highlight').click();
     const imageNote = await waitFor(async () =>
-      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.coreType === CoreType.image),
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.coreType === CoreType.image),
     );
     expect(imageNote.imageUrl).toBe(`${site.origin}/pic.png`);
     await page.locator(`.reader-content img[data-highlight-id="${imageNote.id}"]`).waitFor();
 
-    await page.getByTestId('reader-notes').click();
-    const panel = page.getByTestId('notes-panel');
+    await page.getByTestId('reader-highlights').click();
+    const panel = page.getByTestId('panel-panel');
     await panel.waitFor();
     expect(
-      await panel.getByTestId('notes-unplaced').locator(`[data-highlight-id="${detachedId}"]`).count(),
+      await panel.getByTestId('panel-unplaced').locator(`[data-highlight-id="${detachedId}"]`).count(),
     ).toBe(1);
     expect(
-      await panel.getByTestId('notes-placed').locator(`[data-highlight-id="${imageNote.id}"]`).count(),
+      await panel.getByTestId('panel-placed').locator(`[data-highlight-id="${imageNote.id}"]`).count(),
     ).toBe(1);
-    await panel.getByTestId('page-note-input').fill('Remember to reread the *second* paragraph.');
-    await panel.getByTestId('page-note-add').click();
-    await panel.getByTestId('page-note').locator('em').waitFor();
+    await panel.getByTestId('panel-text-note-input').fill('Remember to reread the *second* paragraph.');
+    await panel.getByTestId('panel-text-note-add').click();
+    await panel.getByTestId('panel-text-note').locator('em').waitFor();
     const note = await waitFor(async () =>
-      (await user.caller.highlights.byPage({ id: pageId })).find((h) => h.coreType === CoreType.textNote),
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.coreType === CoreType.textNote),
     );
     expect(note.text).toBe('Remember to reread the *second* paragraph.');
     await context.close();
@@ -313,17 +313,17 @@ describe('highlighting in the reader (Chromium)', () => {
 
   test('the highlight list filters by colour and opens the reader scrolled to the highlight', async () => {
     const user = await signedInUser(deps);
-    const pageId = await savedArticle(user, '/list');
-    const { text } = await user.caller.notes.page({ id: pageId });
+    const noteId = await savedArticle(user, '/list');
+    const { text } = await user.caller.notes.get({ id: noteId });
     const quote = (phrase: string) => {
       const at = text.indexOf(phrase);
       return describeRange(text, at, at + phrase.length);
     };
-    const yellowId = newNoteId();
-    const blueId = newNoteId();
+    const yellowId = newId();
+    const blueId = newId();
     await user.caller.highlights.create({
       id: yellowId,
-      pageId,
+      noteId,
       coreType: CoreType.highlight,
       slotId: 1,
       selectors: quote('Margin keeps what you read'),
@@ -331,7 +331,7 @@ describe('highlighting in the reader (Chromium)', () => {
     });
     await user.caller.highlights.create({
       id: blueId,
-      pageId,
+      noteId,
       coreType: CoreType.highlight,
       slotId: 3,
       selectors: quote('the deep link target sentence'),
@@ -355,7 +355,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await page.locator(`[data-highlight-id="${blueId}"] [data-testid="highlight-item-open"]`).click();
     await page.getByTestId('reader-content').waitFor();
     const url = new URL(page.url());
-    expect(url.searchParams.get('pi')).toBe(pageId);
+    expect(url.searchParams.get('pi')).toBe(noteId);
     expect(url.searchParams.get('nx')).toBe(blueId);
     const mark = marksOf(page, blueId).first();
     await mark.waitFor();

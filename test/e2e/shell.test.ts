@@ -135,7 +135,7 @@ describe('app shell in Chromium', () => {
     await page.getByTestId('home').waitFor();
     expect(new URL(page.url()).search).toBe('?pi=page-42&vs=card');
     const state = JSON.parse((await page.getByTestId('home').getAttribute('data-deep-link')) ?? 'null');
-    expect(state).toEqual({ kind: 'page', pageId: 'page-42', viewStyle: 'card' });
+    expect(state).toEqual({ kind: 'note', noteId: 'page-42', viewStyle: 'card' });
     await page.context().close();
   });
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { Note, NoteContent } from '../../server/db/entities/index.ts';
 import { ClipStatus } from '../../src/enums.ts';
 import { jobIds } from '../../src/jobs.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -57,16 +57,16 @@ function spawnWorker(): ChildProcess {
 
 // Two worker processes start, each loading the app, and a job lock must expire: the time limits
 // below leave room for a loaded machine.
-test('kill -9 the worker during a parse: the job runs again and the page is clipped once', async () => {
+test('kill -9 the worker during a parse: the job runs again and the note is clipped once', async () => {
   const { caller } = await signedInUser(deps);
   const first = spawnWorker();
-  const { page } = await caller.notes.clip({ url: `${site.origin}/slow` });
+  const { note } = await caller.notes.clip({ url: `${site.origin}/slow` });
   await waitFor(
     async () => (slowRequests >= 1 ? true : undefined),
     60_000,
     'the first worker to start the job',
   );
-  expect((await deps.orm.em.fork().findOneOrFail(Page, { id: page.id })).clipStatus).toBe(
+  expect((await deps.orm.em.fork().findOneOrFail(Note, { id: note.id })).clipStatus).toBe(
     ClipStatus.processing,
   );
   first.kill('SIGKILL');
@@ -75,15 +75,15 @@ test('kill -9 the worker during a parse: the job runs again and the page is clip
   spawnWorker();
   const done = await waitFor(
     async () => {
-      const p = await deps.orm.em.fork().findOneOrFail(Page, { id: page.id });
+      const p = await deps.orm.em.fork().findOneOrFail(Note, { id: note.id });
       return p.clipStatus === ClipStatus.done ? p : undefined;
     },
     60_000,
-    'the page to be clipped by the second worker',
+    'the note to be clipped by the second worker',
   );
   expect(done.title).toBe('Survives a crash');
   expect(slowRequests).toBe(2);
-  expect(await deps.orm.em.fork().count(PageContent, { page: page.id })).toBe(1);
-  const job = await deps.queues.clip.getJob(jobIds.clip(page.id, 1));
+  expect(await deps.orm.em.fork().count(NoteContent, { note: note.id })).toBe(1);
+  const job = await deps.queues.clip.getJob(jobIds.clip(note.id, 1));
   expect(await job?.getState()).toBe('completed');
 }, 150_000);

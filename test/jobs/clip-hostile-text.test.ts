@@ -1,21 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { Page, PageContent } from '../../server/db/entities/index.ts';
-import { enqueueClip, urlHash } from '../../server/domain/pages/clip.service.ts';
+import { Note, NoteContent } from '../../server/db/entities/index.ts';
+import { enqueueClip, urlHash } from '../../server/domain/notes/clip.service.ts';
 import { ClipStatus } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { isStorableText } from '../../src/rules/text.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { clipSettled } from '../helpers/pages.ts';
+import { clipSettled } from '../helpers/notes.ts';
 import { html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 /**
- * Pages are not ours to trust: NUL bytes in the HTML, \u0000 and lone surrogates in JSON-LD,
+ * Notes are not ours to trust: NUL bytes in the HTML, \u0000 and lone surrogates in JSON-LD,
  * a date before PostgreSQL's calendar. None of it may fail the clip with a database error.
  */
 const PARAGRAPH =
-  'A hostile page still has an article, long enough for the parser to take it as the body of the page.';
+  'A hostile note still has an article, long enough for the parser to take it as the body of the note.';
 const jsonLd = JSON.stringify({
   '@type': 'NewsArticle',
   headline: 'Headline\u0000with NUL',
@@ -47,16 +47,16 @@ afterAll(async () => {
   await site.close();
 });
 
-describe('a fetched page with NUL and lone surrogates', () => {
+describe('a fetched note with NUL and lone surrogates', () => {
   test('is clipped: the text is stored with U+FFFD in their place, and a date PostgreSQL cannot hold is dropped', async () => {
     const { caller } = await signedInUser(deps);
-    const { page } = await caller.notes.clip({ url: `${site.origin}/hostile` });
-    const settled = await clipSettled(deps, page.id);
+    const { note } = await caller.notes.clip({ url: `${site.origin}/hostile` });
+    const settled = await clipSettled(deps, note.id);
     expect(settled.clipError).toBeNull();
     expect(settled.clipStatus).toBe(ClipStatus.done);
     expect(settled.publishedAt).toBeNull();
 
-    const detail = await caller.notes.page({ id: page.id });
+    const detail = await caller.notes.get({ id: note.id });
     for (const value of [
       detail.title,
       detail.author,
@@ -72,20 +72,20 @@ describe('a fetched page with NUL and lone surrogates', () => {
 
     const content = await deps.orm.em
       .fork()
-      .findOneOrFail(PageContent, { page: page.id }, { populate: ['originalHtml'] });
+      .findOneOrFail(NoteContent, { note: note.id }, { populate: ['originalHtml'] });
     expect(content.originalHtml).toContain('NUL\uFFFDhere');
     expect(isStorableText(content.originalHtml ?? '')).toBe(true);
   });
 });
 
-describe('a page the client sent whose HTML is missing', () => {
+describe('a note the client sent whose HTML is missing', () => {
   test('is not fetched from its URL: it fails, and saving it again is the way on', async () => {
     // What a save that failed half-way left behind before saving was one transaction.
     const { user } = await signedInUser(deps);
     const em = deps.orm.em.fork();
     const url = `${site.origin}/half-saved`;
-    const page = em.create(Page, {
-      id: newNoteId(),
+    const note = em.create(Note, {
+      id: newId(),
       user: user.id,
       url,
       urlHash: urlHash(url),
@@ -95,8 +95,8 @@ describe('a page the client sent whose HTML is missing', () => {
       clipAttempts: 1,
     });
     await em.flush();
-    await enqueueClip(deps.queues, page);
-    const settled = await clipSettled(deps, page.id);
+    await enqueueClip(deps.queues, note);
+    const settled = await clipSettled(deps, note.id);
     expect(settled.clipStatus).toBe(ClipStatus.failed);
     expect(settled.clipError).toBe('stale');
     expect(site.hits.get('/half-saved') ?? 0).toBe(0);

@@ -1,11 +1,11 @@
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { Page, PageContent } from '../../server/db/entities/index.ts';
+import { Note, NoteContent } from '../../server/db/entities/index.ts';
 import { ClipStatus } from '../../src/enums.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { neverFinishingPage } from '../helpers/never-finishing-page.ts';
-import { clipSettled } from '../helpers/pages.ts';
+import { neverFinishingPage } from '../helpers/never-finishing-site.ts';
+import { clipSettled } from '../helpers/notes.ts';
 import { article, corpusIds, corpusPage, html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -16,7 +16,7 @@ const corpusId = corpusIds()[0] as string;
 const PARAGRAPHS = [
   'Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.',
   'A second paragraph follows with more words, so that the extractor sees a proper body and not a teaser.',
-  'The third paragraph closes the article and mentions highlights, notes and daily reviews in passing.',
+  'The third paragraph closes the article and mentions highlights, highlights and daily reviews in passing.',
 ];
 
 beforeAll(async () => {
@@ -69,7 +69,7 @@ beforeAll(async () => {
     },
     '/never-finishes': html(neverFinishingPage()),
   });
-  // The default extraction limit (20 s): real pages must come through however loaded the machine.
+  // The default extraction limit (20 s): real notes must come through however loaded the machine.
   deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
   workers = await startWorkers(deps);
 });
@@ -79,19 +79,19 @@ afterAll(async () => {
   await site.close();
 });
 
-const settled = (pageId: string, on: TestDeps = deps) => clipSettled(on, pageId);
+const settled = (noteId: string, on: TestDeps = deps) => clipSettled(on, noteId);
 
 describe('clipping a URL', () => {
   test('queued (3), parsed by the worker, done: title, site, author, text and sanitised HTML', async () => {
     const { caller } = await signedInUser(deps);
-    const { page, created } = await caller.notes.clip({
+    const { note, created } = await caller.notes.clip({
       url: `${site.origin}/article?utm_source=newsletter#top`,
     });
     expect(created).toBe(true);
-    expect(page.clipStatus).toBe(ClipStatus.queued);
-    expect(page.url).toBe(`${site.origin}/article`);
-    await settled(page.id);
-    const detail = await caller.notes.page({ id: page.id });
+    expect(note.clipStatus).toBe(ClipStatus.queued);
+    expect(note.url).toBe(`${site.origin}/article`);
+    await settled(note.id);
+    const detail = await caller.notes.get({ id: note.id });
     expect(detail).toMatchObject({
       clipStatus: ClipStatus.done,
       title: 'A calm article',
@@ -104,22 +104,22 @@ describe('clipping a URL', () => {
     expect(detail.wordCount).toBeGreaterThan(40);
   });
 
-  test('saving the same URL again returns the existing page; at once, still one page', async () => {
+  test('saving the same URL again returns the existing note; at once, still one page', async () => {
     const { caller, user } = await signedInUser(deps);
     const url = `${site.origin}/article?ref=1`;
     const results = await Promise.all(Array.from({ length: 5 }, () => caller.notes.clip({ url })));
-    expect(new Set(results.map((r) => r.page.id)).size).toBe(1);
+    expect(new Set(results.map((r) => r.note.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
-    expect(await deps.orm.em.fork().count(Page, { user: user.id })).toBe(1);
+    expect(await deps.orm.em.fork().count(Note, { user: user.id })).toBe(1);
     const again = await caller.notes.clip({ url: `${site.origin}/article?ref=1#again` });
-    expect(again).toMatchObject({ created: false, page: { id: results[0]?.page.id } });
+    expect(again).toMatchObject({ created: false, note: { id: results[0]?.note.id } });
   });
 
-  test('a real page from the corpus: the article body comes through', async () => {
+  test('a real note from the corpus: the article body comes through', async () => {
     const { caller } = await signedInUser(deps);
-    const { page } = await caller.notes.clip({ url: `${site.origin}/corpus` });
-    await settled(page.id);
-    const detail = await caller.notes.page({ id: page.id });
+    const { note } = await caller.notes.clip({ url: `${site.origin}/corpus` });
+    await settled(note.id);
+    const detail = await caller.notes.get({ id: note.id });
     const firstSentence =
       corpusPage(corpusId)
         .articleBody.split(/(?<=[.!?])\s/)[0]
@@ -135,82 +135,82 @@ describe('clipping a URL', () => {
     ['/euckr', 'EUC-KR로 인코딩된 한국어 페이지'],
   ])('legacy charset %s is decoded right', async (path, expected) => {
     const { caller } = await signedInUser(deps);
-    const { page } = await caller.notes.clip({ url: `${site.origin}${path}` });
-    await settled(page.id);
-    const detail = await caller.notes.page({ id: page.id });
+    const { note } = await caller.notes.clip({ url: `${site.origin}${path}` });
+    await settled(note.id);
+    const detail = await caller.notes.get({ id: note.id });
     expect(detail.text).toContain(expected);
     expect(detail.wordCount).toBeGreaterThan(20);
   });
 
   test('a 404 fails (status 2) with a reason and can be retried', async () => {
     const { caller } = await signedInUser(deps);
-    const { page } = await caller.notes.clip({ url: `${site.origin}/missing` });
-    const failed = await settled(page.id);
+    const { note } = await caller.notes.clip({ url: `${site.origin}/missing` });
+    const failed = await settled(note.id);
     expect(failed.clipStatus).toBe(ClipStatus.failed);
     expect(failed.clipError).toBe('fetch:http_status');
-    const retried = await caller.notes.retryClip({ id: page.id });
+    const retried = await caller.notes.retryClip({ id: note.id });
     expect(retried.clipStatus).toBe(ClipStatus.queued);
-    expect((await settled(page.id)).clipError).toBe('fetch:http_status');
+    expect((await settled(note.id)).clipError).toBe('fetch:http_status');
     expect(site.hits.get('/missing')).toBe(2);
   });
 
-  test('savePage parses the HTML the client sends and fetches nothing', async () => {
+  test('clipHtml parses the HTML the client sends and fetches nothing', async () => {
     const { caller } = await signedInUser(deps);
     const before = site.hits.get('/sent') ?? 0;
-    const { page } = await caller.notes.savePage({
+    const { note } = await caller.notes.clipHtml({
       url: `${site.origin}/sent`,
       html: article('Sent by the extension', PARAGRAPHS),
     });
-    await settled(page.id);
-    const detail = await caller.notes.page({ id: page.id });
+    await settled(note.id);
+    const detail = await caller.notes.get({ id: note.id });
     expect(detail).toMatchObject({ clipStatus: ClipStatus.done, title: 'Sent by the extension' });
     expect(site.hits.get('/sent') ?? 0).toBe(before);
     const content = await deps.orm.em
       .fork()
-      .findOneOrFail(PageContent, { page: page.id }, { populate: ['originalHtml'] });
+      .findOneOrFail(NoteContent, { note: note.id }, { populate: ['originalHtml'] });
     expect(content.originalHtml).toContain('Sent by the extension');
   });
 
   test('exports as plain text and as a Markdown article', async () => {
     const { caller } = await signedInUser(deps);
-    const { page } = await caller.notes.clip({ url: `${site.origin}/article?export=1` });
-    await settled(page.id);
-    const text = await caller.notes.export({ id: page.id, format: 'text' });
+    const { note } = await caller.notes.clip({ url: `${site.origin}/article?export=1` });
+    await settled(note.id);
+    const text = await caller.notes.export({ id: note.id, format: 'text' });
     expect(text.content).toContain('A calm article');
     expect(text.content).toContain('Margin keeps what you read.');
-    const markdown = await caller.notes.export({ id: page.id, format: 'markdown' });
+    const markdown = await caller.notes.export({ id: note.id, format: 'markdown' });
     expect(markdown.filename).toBe('A calm article.md');
     expect(markdown.content).toMatch(/^# A calm article/);
     expect(markdown.content).toContain(`Source: <${site.origin}/article?export=1>`);
   });
 
-  test("another user's page ids are refused on every procedure; bad input changes nothing", async () => {
+  test("another user's note ids are refused on every procedure; bad input changes nothing", async () => {
     const owner = await signedInUser(deps);
     const other = await signedInUser(deps);
-    const { page } = await owner.caller.notes.clip({ url: `${site.origin}/article?private=1` });
-    await expect(other.caller.notes.page({ id: page.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(other.caller.notes.retryClip({ id: page.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(other.caller.notes.export({ id: page.id, format: 'text' })).rejects.toMatchObject({
+    const { note } = await owner.caller.notes.clip({ url: `${site.origin}/article?private=1` });
+    await expect(other.caller.notes.get({ id: note.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(other.caller.notes.retryClip({ id: note.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(other.caller.notes.export({ id: note.id, format: 'text' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect((await other.caller.notes.pages({ limit: 50 })).items).toEqual([]);
+    expect((await other.caller.notes.list({ limit: 50 })).items).toEqual([]);
     await expect(other.caller.notes.clip({ url: 'javascript:alert(1)' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
     await expect(other.caller.notes.clip({ url: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await deps.orm.em.fork().count(Page, { user: other.user.id })).toBe(0);
+    expect(await deps.orm.em.fork().count(Note, { user: other.user.id })).toBe(0);
   });
 
-  test('the page list is newest first with a cursor', async () => {
+  test('the note list is newest first with a cursor', async () => {
     const { caller } = await signedInUser(deps);
     for (let i = 0; i < 5; i++)
-      await caller.notes.savePage({
+      await caller.notes.clipHtml({
         url: `${site.origin}/list-${i}`,
         html: article(`Item ${i}`, PARAGRAPHS),
       });
-    const first = await caller.notes.pages({ limit: 2 });
-    const second = await caller.notes.pages({ limit: 2, cursor: first.nextCursor });
-    const third = await caller.notes.pages({ limit: 2, cursor: second.nextCursor });
+    const first = await caller.notes.list({ limit: 2 });
+    const second = await caller.notes.list({ limit: 2, cursor: first.nextCursor });
+    const third = await caller.notes.list({ limit: 2, cursor: second.nextCursor });
     const urls = [...first.items, ...second.items, ...third.items].map((p) => p.url.split('/').at(-1));
     expect(urls).toEqual(['list-4', 'list-3', 'list-2', 'list-1', 'list-0']);
     expect(third.nextCursor).toBeNull();
@@ -218,8 +218,8 @@ describe('clipping a URL', () => {
 });
 
 describe('under a 2 s extraction limit', () => {
-  // A deployment of its own (database, queues, workers) whose limit suits a page that never
-  // finishes: far beyond what a healthy page needs on a loaded machine, short enough to wait for.
+  // A deployment of its own (database, queues, workers) whose limit suits a note that never
+  // finishes: far beyond what a healthy note needs on a loaded machine, short enough to wait for.
   let limited: TestDeps;
   let limitedWorkers: RunningWorkers;
   beforeAll(async () => {
@@ -231,7 +231,7 @@ describe('under a 2 s extraction limit', () => {
     await limited?.close();
   });
 
-  test('disallowed content, a private address, a 50 MB page and a page whose extraction never finishes all end in status 2', async () => {
+  test('disallowed content, a private address, a 50 MB note and a note whose extraction never finishes all end in status 2', async () => {
     const { caller } = await signedInUser(limited);
     const urls = {
       pdf: `${site.origin}/pdf`,
@@ -239,17 +239,17 @@ describe('under a 2 s extraction limit', () => {
       huge: `${site.origin}/huge`,
       endless: `${site.origin}/never-finishes`,
     };
-    const pages = Object.fromEntries(
+    const notes = Object.fromEntries(
       await Promise.all(
         Object.entries(urls).map(
-          async ([k, url]) => [k, (await caller.notes.clip({ url })).page.id] as const,
+          async ([k, url]) => [k, (await caller.notes.clip({ url })).note.id] as const,
         ),
       ),
     );
-    const healthy = (await caller.notes.clip({ url: `${site.origin}/article?healthy=1` })).page.id;
+    const healthy = (await caller.notes.clip({ url: `${site.origin}/article?healthy=1` })).note.id;
     const reasons = Object.fromEntries(
       await Promise.all(
-        Object.entries(pages).map(async ([k, id]) => [k, (await settled(id, limited)).clipError] as const),
+        Object.entries(notes).map(async ([k, id]) => [k, (await settled(id, limited)).clipError] as const),
       ),
     );
     expect(reasons).toEqual({

@@ -6,8 +6,8 @@ import {
   queueSearchReindexIfBehind,
   reindexSearchJobId,
 } from '../../jobs/maintenance.processor.ts';
-import { Page } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/pages/clip.service.ts';
+import { Note } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import {
   reindexSearch,
   searchIndexVersion,
@@ -16,10 +16,10 @@ import {
 import { createRedis } from '../../server/queue.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { QUEUES } from '../../src/jobs.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { SEARCH_TOKENS_VERSION } from '../../src/search/tokens.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -41,54 +41,54 @@ function version1Literal(...texts: (string | null)[]): string {
     .join(' ');
 }
 
-type Vectors = { pages: Record<string, [string, string]>; notes: Record<string, string> };
+type Vectors = { notes: Record<string, [string, string]>; highlights: Record<string, string> };
 
-/** Every stored vector as PostgreSQL prints it, keyed by page id and by note owner and id. */
+/** Every stored vector as PostgreSQL prints it, keyed by note id and by highlight owner and id. */
 async function vectors(): Promise<Vectors> {
   const em = deps.orm.em.fork();
-  const pages = await em.execute<{ id: string; s: string; n: string }[]>(
-    'select id, search_vector::text as s, notes_vector::text as n from page',
+  const notes = await em.execute<{ id: string; s: string; n: string }[]>(
+    'select id, search_vector::text as s, highlights_vector::text as n from note',
   );
-  const notes = await em.execute<{ key: string; s: string }[]>(
-    `select user_id || '/' || id as key, search_vector::text as s from note`,
+  const highlights = await em.execute<{ key: string; s: string }[]>(
+    `select user_id || '/' || id as key, search_vector::text as s from highlight`,
   );
   return {
-    pages: Object.fromEntries(pages.map((p) => [p.id, [p.s, p.n]])),
-    notes: Object.fromEntries(notes.map((n) => [n.key, n.s])),
+    notes: Object.fromEntries(notes.map((p) => [p.id, [p.s, p.n]])),
+    highlights: Object.fromEntries(highlights.map((n) => [n.key, n.s])),
   };
 }
 
 /** Rewrites every stored vector as version 1 built it, and records version 1: an install before the upgrade. */
 async function downgradeIndex(): Promise<void> {
   const em = deps.orm.em.fork();
-  const pages = await em.execute<
+  const notes = await em.execute<
     { id: string; title: string; site_name: string | null; author: string | null; text: string | null }[]
   >(
-    `select p.id, p.title, p.site_name, p.author, c.text from page p
-     left join page_content c on c.page_id = p.id where p.search_vector <> ''::tsvector`,
+    `select p.id, p.title, p.site_name, p.author, c.text from note p
+     left join note_content c on c.note_id = p.id where p.search_vector <> ''::tsvector`,
   );
-  for (const p of pages)
-    await em.execute('update page set search_vector = ?::tsvector where id = ?', [
+  for (const p of notes)
+    await em.execute('update note set search_vector = ?::tsvector where id = ?', [
       version1Literal(p.title, p.site_name, p.author, p.text),
       p.id,
     ]);
-  const notes = await em.execute<
-    { user_id: string; id: string; page_id: string | null; text: string; annotation: string | null }[]
-  >('select user_id, id, page_id, text, annotation from note');
-  for (const n of notes)
-    await em.execute('update note set search_vector = ?::tsvector where user_id = ? and id = ?', [
+  const highlights = await em.execute<
+    { user_id: string; id: string; note_id: string | null; text: string; annotation: string | null }[]
+  >('select user_id, id, note_id, text, annotation from highlight');
+  for (const n of highlights)
+    await em.execute('update highlight set search_vector = ?::tsvector where user_id = ? and id = ?', [
       version1Literal(n.text, n.annotation),
       n.user_id,
       n.id,
     ]);
-  const byPage = Map.groupBy(
-    notes.filter((n) => n.page_id),
-    (n) => n.page_id as string,
+  const byNote = Map.groupBy(
+    highlights.filter((n) => n.note_id),
+    (n) => n.note_id as string,
   );
-  for (const [pageId, list] of byPage)
-    await em.execute('update page set notes_vector = ?::tsvector where id = ?', [
+  for (const [noteId, list] of byNote)
+    await em.execute('update note set highlights_vector = ?::tsvector where id = ?', [
       version1Literal(...list.flatMap((n) => [n.text, n.annotation])),
-      pageId,
+      noteId,
     ]);
   await setSearchIndexVersion(em, 1);
 }
@@ -100,18 +100,18 @@ describe('search re-index after a tokenizer change', () => {
     expect(await deps.queues.maintenance.getJob(reindexSearchJobId())).toBeUndefined();
   });
 
-  test('pages, page notes and notes indexed by version 1 are rebuilt once, in batches, as new writes would be', async () => {
+  test('pages, note highlights and highlights indexed by version 1 are rebuilt once, in batches, as new writes would be', async () => {
     const alice = await signedInUser(deps);
     const bob = await signedInUser(deps);
-    await makeClippedPage(deps, alice.user.id, { title: 'Templates', text: 'Modern C++ in practice.' });
-    await makeClippedPage(deps, alice.user.id, { title: 'Pets', text: 'The cat sat on the mat.' });
-    await makeClippedPage(deps, alice.user.id, { title: 'Style', text: 'Readable code.' });
-    const host = await makeClippedPage(deps, alice.user.id, { title: 'Host', text: 'Nothing technical.' });
-    await makeClippedPage(deps, bob.user.id, { title: 'Runtime', text: 'Streams in node.js and .NET' });
-    // A page still waiting for its clip has never been indexed and stays so.
+    await makeClippedNote(deps, alice.user.id, { title: 'Templates', text: 'Modern C++ in practice.' });
+    await makeClippedNote(deps, alice.user.id, { title: 'Pets', text: 'The cat sat on the mat.' });
+    await makeClippedNote(deps, alice.user.id, { title: 'Style', text: 'Readable code.' });
+    const host = await makeClippedNote(deps, alice.user.id, { title: 'Host', text: 'Nothing technical.' });
+    await makeClippedNote(deps, bob.user.id, { title: 'Runtime', text: 'Streams in node.js and .NET' });
+    // A note still waiting for its clip has never been indexed and stays so.
     const em = deps.orm.em.fork();
-    const queued = em.create(Page, {
-      id: newNoteId(),
+    const queued = em.create(Note, {
+      id: newId(),
       user: alice.user.id,
       url: 'https://queued.example/',
       urlHash: urlHash('https://queued.example/'),
@@ -119,20 +119,20 @@ describe('search re-index after a tokenizer change', () => {
       clipStatus: ClipStatus.queued,
     });
     await em.flush();
-    const note = await alice.caller.highlights.create({
-      id: newNoteId(),
-      pageId: host.id,
+    const highlight = await alice.caller.highlights.create({
+      id: newId(),
+      noteId: host.id,
       coreType: CoreType.textNote,
       text: 'Try it in F#',
     });
-    await alice.caller.highlights.update({ id: note.id, annotation: 'or C#, or C++' });
+    await alice.caller.highlights.update({ id: highlight.id, annotation: 'or C#, or C++' });
     for (const [i, text] of ['Learning C#', 'Cats and code', 'Learning F#'].entries())
       await alice.caller.daily.save({ date: `2026-01-0${i + 1}`, text, baseText: '', baseVersion: 0 });
     await bob.caller.daily.save({ date: '2026-01-01', text: 'node.js notes', baseText: '', baseVersion: 0 });
 
     const current = await vectors();
     const library = async (q: string) =>
-      (await alice.caller.library.list({ nav: 'all', q })).items.map((p) => p.title).sort();
+      (await alice.caller.notes.list({ nav: 'all', q })).items.map((p) => p.title).sort();
     const highlights = async (q: string) =>
       (await alice.caller.highlights.list({ limit: 50, q })).items.map((h) => h.text);
     const daily = async (q: string) =>
@@ -141,7 +141,7 @@ describe('search re-index after a tokenizer change', () => {
 
     await downgradeIndex();
     expect(await vectors()).not.toEqual(current);
-    expect((await vectors()).pages[queued.id]).toEqual(['', '']);
+    expect((await vectors()).notes[queued.id]).toEqual(['', '']);
     // Version 1 stored C++ as c, which the query for c++ does not find: the upgrade needs the re-index.
     expect(await library('C++')).toEqual([]);
 
@@ -154,10 +154,10 @@ describe('search re-index after a tokenizer change', () => {
     );
     await (await deps.queues.maintenance.getJob(reindexSearchJobId()))?.remove();
 
-    // Batches of two: several pages of pages, and notes across two owners.
+    // Batches of two: several notes of notes, and highlights across two owners.
     await expect(reindexSearch(deps.orm.em.fork(), { batchSize: 2 })).resolves.toEqual({
-      pages: 6,
-      notes: 5,
+      notes: 6,
+      highlights: 5,
     });
     expect(await vectors()).toEqual(current);
     expect(await searchIndexVersion(deps.orm.em.fork())).toBe(SEARCH_TOKENS_VERSION);
@@ -177,7 +177,10 @@ describe('search re-index after a tokenizer change', () => {
     const before = await vectors();
     const run = maintenanceProcessor(() => deps.orm.em.fork(), deps);
     const job = { name: MAINTENANCE_JOBS.reindexSearch, data: {} } as Parameters<typeof run>[0];
-    await expect(run(job)).resolves.toMatchObject({ pages: expect.any(Number), notes: expect.any(Number) });
+    await expect(run(job)).resolves.toMatchObject({
+      notes: expect.any(Number),
+      highlights: expect.any(Number),
+    });
     expect(await vectors()).not.toEqual(before);
     await expect(run(job)).resolves.toEqual({ upToDate: true });
   });
@@ -203,10 +206,10 @@ describe('search re-index after a tokenizer change', () => {
     await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);
   });
 
-  test('migrating an install that has pages or notes records version 1, so the worker re-indexes it', async () => {
-    const migration = 'Migration20261124090000_maintenance_state';
-    await deps.orm.migrator.down(migration);
-    await deps.orm.migrator.up(migration);
+  test('migrating an install that has notes or highlights records version 1, so the worker re-indexes it', async () => {
+    // Back to before the maintenance state (later migrations revert too), then up to the latest.
+    await deps.orm.migrator.down({ to: 'Migration20261123200000_note_owner_key' });
+    await deps.orm.migrator.up();
     expect(await searchIndexVersion(deps.orm.em.fork())).toBe(1);
     expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
     await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);

@@ -15,8 +15,8 @@ const translated = new Set(flattenMessages(en).keys());
 const tally = new Map<BadInputClass | 'malformed JSON', number>();
 const statuses = new Map<number, number>();
 
-/** Where a megabyte is valid: the page a browser extension sends. */
-const MEGABYTE_ALLOWED = new Set(['notes.savePage html']);
+/** Where a megabyte is valid: the note a browser extension sends. */
+const MEGABYTE_ALLOWED = new Set(['notes.clipHtml html']);
 
 beforeAll(async () => {
   deps = await createTestDeps();

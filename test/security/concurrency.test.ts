@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { CoreType } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { callProcedure, makeFixtures } from './router-inventory.ts';
 
@@ -18,56 +18,56 @@ beforeAll(async () => {
 afterAll(() => deps.close());
 
 const create = { path: 'highlights.create', type: 'mutation' } as const;
-const createFolder = { path: 'library.createFolder', type: 'mutation' } as const;
-const renameFolder = { path: 'library.renameFolder', type: 'mutation' } as const;
-const addTag = { path: 'library.addTag', type: 'mutation' } as const;
+const createFolder = { path: 'folders.create', type: 'mutation' } as const;
+const renameFolder = { path: 'folders.rename', type: 'mutation' } as const;
+const addTag = { path: 'notes.addTag', type: 'mutation' } as const;
 
 async function rows<T>(sql: string, params: unknown[]): Promise<T[]> {
   return deps.orm.em.fork().execute<T[]>(sql, params);
 }
 
 describe('parallel requests', () => {
-  test('20 creates with one id make one note; the page counts it once', async () => {
+  test('20 creates with one id make one highlight; the note counts it once', async () => {
     const { fx, token, user } = await makeFixtures(deps);
-    const id = newNoteId();
-    const input = { id, pageId: fx.pageId, coreType: CoreType.image, imageUrl: 'https://example.test/a.png' };
+    const id = newId();
+    const input = { id, noteId: fx.noteId, coreType: CoreType.image, imageUrl: 'https://example.test/a.png' };
     const results = await Promise.all(
       Array.from({ length: 20 }, () => callProcedure(app, create, input, token)),
     );
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => (r.data as { id: string }).id))).toEqual(new Set([id]));
-    const notes = await rows<{ n: string }>('select count(*) as n from note where user_id = ? and id = ?', [
-      user.id,
-      id,
+    const highlights = await rows<{ n: string }>(
+      'select count(*) as n from highlight where user_id = ? and id = ?',
+      [user.id, id],
+    );
+    expect(Number(highlights[0]?.n)).toBe(1);
+    const [note] = await rows<{ highlight_count: number }>('select highlight_count from note where id = ?', [
+      fx.noteId,
     ]);
-    expect(Number(notes[0]?.n)).toBe(1);
-    const [page] = await rows<{ highlight_count: number }>('select highlight_count from page where id = ?', [
-      fx.pageId,
-    ]);
-    expect(page?.highlight_count).toBe(1);
+    expect(note?.highlight_count).toBe(1);
   });
 
   test('two users creating with the same id at once each get their own note', async () => {
     const a = await makeFixtures(deps, 'alpha');
     const b = await makeFixtures(deps, 'beta');
-    const id = newNoteId();
+    const id = newId();
     const calls = [a, b].flatMap((u) =>
       Array.from({ length: 10 }, () =>
         callProcedure(
           app,
           create,
-          { id, pageId: u.fx.pageId, coreType: CoreType.textNote, text: `${u.fx.tag} says hi` },
+          { id, noteId: u.fx.noteId, coreType: CoreType.textNote, text: `${u.fx.tag} says hi` },
           u.token,
         ),
       ),
     );
     const results = await Promise.all(calls);
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
-    const notes = await rows<{ user_id: string; text: string }>(
-      'select user_id, text from note where id = ? order by text',
+    const highlights = await rows<{ user_id: string; text: string }>(
+      'select user_id, text from highlight where id = ? order by text',
       [id],
     );
-    expect(notes.map((n) => [Number(n.user_id), n.text])).toEqual([
+    expect(highlights.map((n) => [Number(n.user_id), n.text])).toEqual([
       [a.user.id, 'alpha-tag says hi'],
       [b.user.id, 'beta-tag says hi'],
     ]);
@@ -91,13 +91,13 @@ describe('parallel requests', () => {
 
   test('two folders renamed to one name at once: one wins', async () => {
     const { token, caller } = await makeFixtures(deps);
-    const one = await caller.library.createFolder({ name: 'One' });
-    const two = await caller.library.createFolder({ name: 'Two' });
+    const one = await caller.folders.create({ name: 'One' });
+    const two = await caller.folders.create({ name: 'Two' });
     const results = await Promise.all(
       [one, two].map((f) => callProcedure(app, renameFolder, { id: f.id, name: 'Same' }, token)),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    const names = (await caller.library.folders()).map((f) => f.name);
+    const names = (await caller.folders.list()).map((f) => f.name);
     expect(names.filter((n) => n === 'Same')).toHaveLength(1);
     expect(names.filter((n) => n === 'One' || n === 'Two')).toHaveLength(1);
   });
@@ -112,31 +112,31 @@ describe('parallel requests', () => {
       ...Array.from({ length: 5 }, () =>
         callProcedure(
           app,
-          { path: 'notes.savePage', type: 'mutation' },
-          { url, html: '<html><body><p>Raced page</p></body></html>' },
+          { path: 'notes.clipHtml', type: 'mutation' },
+          { url, html: '<html><body><p>Raced note</p></body></html>' },
           token,
         ),
       ),
     ]);
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
-    expect(new Set(results.map((r) => (r.data as { page: { id: string } }).page.id)).size).toBe(1);
-    const pages = await rows<{ n: string }>('select count(*) as n from page where user_id = ? and url = ?', [
+    expect(new Set(results.map((r) => (r.data as { note: { id: string } }).note.id)).size).toBe(1);
+    const notes = await rows<{ n: string }>('select count(*) as n from note where user_id = ? and url = ?', [
       user.id,
       url,
     ]);
-    expect(Number(pages[0]?.n)).toBe(1);
+    expect(Number(notes[0]?.n)).toBe(1);
   });
 
-  test('20 adds of one tag at once leave it on the page once', async () => {
+  test('20 adds of one tag at once leave it on the note once', async () => {
     const { fx, token, user } = await makeFixtures(deps);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => callProcedure(app, addTag, { ids: [fx.pageId], tag: 'twice' }, token)),
+      Array.from({ length: 20 }, () => callProcedure(app, addTag, { ids: [fx.noteId], tag: 'twice' }, token)),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
-    const [page] = await rows<{ tags: string[] }>('select tags from page where id = ? and user_id = ?', [
-      fx.pageId,
+    const [note] = await rows<{ tags: string[] }>('select tags from note where id = ? and user_id = ?', [
+      fx.noteId,
       user.id,
     ]);
-    expect(page?.tags.filter((t) => t === 'twice')).toEqual(['twice']);
+    expect(note?.tags.filter((t) => t === 'twice')).toEqual(['twice']);
   });
 });

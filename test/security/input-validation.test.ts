@@ -3,12 +3,12 @@ import superjson from 'superjson';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { Folder, Page } from '../../server/db/entities/index.ts';
-import { savePageHtml } from '../../server/domain/pages/clip.service.ts';
+import { Folder, Note } from '../../server/db/entities/index.ts';
+import { clipHtml } from '../../server/domain/notes/clip.service.ts';
 import { BODY_LIMIT_DEFAULT, bodyLimitFor, jsonDepthExceeds } from '../../server/http/trpc-limits.ts';
 import { CoreType, SortOrder } from '../../src/enums.ts';
 import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
+import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -20,7 +20,7 @@ let deps: TestDeps;
 let app: Express;
 let token: string;
 let user: Awaited<ReturnType<typeof signedInUser>>;
-const fx = { pageId: '', noteId: '', folderId: '', tag: 'fixture-tag' };
+const fx = { noteId: '', highlightId: '', folderId: '', tag: 'fixture-tag' };
 
 const NUL = 'a\u0000b';
 const LONE = 'a\uD800b';
@@ -79,7 +79,7 @@ async function query(path: string, input?: unknown, raw?: string): Promise<Reply
 async function fingerprint(): Promise<Record<string, string>> {
   const em = deps.orm.em.fork();
   const out: Record<string, string> = {};
-  for (const table of ['page', 'page_content', 'note', 'folder', 'user']) {
+  for (const table of ['note', 'note_content', 'highlight', 'folder', 'user']) {
     const [row] = await em.execute<{ sum: string | null; n: string }[]>(
       `select md5(string_agg(t::text, '|' order by t::text)) as sum, count(*) as n from "${table}" t`,
     );
@@ -106,17 +106,17 @@ beforeAll(async () => {
   app = createApp(deps);
   user = await signedInUser(deps);
   token = user.token;
-  const saved = await user.caller.notes.savePage({
+  const saved = await user.caller.notes.clipHtml({
     url: 'https://example.com/fixture',
-    html: '<html><head><title>Fixture</title></head><body><p>Fixture page.</p></body></html>',
+    html: '<html><head><title>Fixture</title></head><body><p>Fixture note.</p></body></html>',
   });
-  fx.pageId = saved.page.id;
-  await user.caller.library.addTag({ ids: [fx.pageId], tag: fx.tag });
-  fx.folderId = (await user.caller.library.createFolder({ name: 'Fixture folder' })).id;
-  fx.noteId = (
+  fx.noteId = saved.note.id;
+  await user.caller.notes.addTag({ ids: [fx.noteId], tag: fx.tag });
+  fx.folderId = (await user.caller.folders.create({ name: 'Fixture folder' })).id;
+  fx.highlightId = (
     await user.caller.highlights.create({
-      id: newNoteId(),
-      pageId: fx.pageId,
+      id: newId(),
+      noteId: fx.noteId,
       coreType: CoreType.textNote,
       text: 'A fixture note',
       annotation: 'A fixture annotation',
@@ -129,24 +129,24 @@ afterAll(() => deps.close());
 describe('text PostgreSQL cannot store is refused at the boundary', () => {
   const mutations: [string, string, (bad: string) => unknown][] = [
     ['nickname', 'account.updateProfile', (bad) => ({ nickname: bad })],
-    ['tag on pages', 'library.addTag', (bad) => ({ ids: [fx.pageId], tag: bad })],
-    ['tag renamed', 'library.renameTag', (bad) => ({ from: fx.tag, to: bad })],
-    ['tag on a highlight', 'highlights.update', (bad) => ({ id: fx.noteId, tags: [bad] })],
-    ['folder name (new)', 'library.createFolder', (bad) => ({ name: bad })],
-    ['folder name (rename)', 'library.renameFolder', (bad) => ({ id: fx.folderId, name: bad })],
-    ['annotation', 'highlights.update', (bad) => ({ id: fx.noteId, annotation: bad })],
-    ['highlight text', 'highlights.update', (bad) => ({ id: fx.noteId, text: bad })],
+    ['tag on pages', 'notes.addTag', (bad) => ({ ids: [fx.noteId], tag: bad })],
+    ['tag renamed', 'notes.renameTag', (bad) => ({ from: fx.tag, to: bad })],
+    ['tag on a highlight', 'highlights.update', (bad) => ({ id: fx.highlightId, tags: [bad] })],
+    ['folder name (new)', 'folders.create', (bad) => ({ name: bad })],
+    ['folder name (rename)', 'folders.rename', (bad) => ({ id: fx.folderId, name: bad })],
+    ['annotation', 'highlights.update', (bad) => ({ id: fx.highlightId, annotation: bad })],
+    ['highlight text', 'highlights.update', (bad) => ({ id: fx.highlightId, text: bad })],
     [
       'new note',
       'highlights.create',
-      (bad) => ({ id: newNoteId(), pageId: fx.pageId, coreType: CoreType.textNote, text: bad }),
+      (bad) => ({ id: newId(), noteId: fx.noteId, coreType: CoreType.textNote, text: bad }),
     ],
     ['URL to clip', 'notes.clip', (bad) => ({ url: `https://example.com/${bad}` })],
-    ['savePage URL', 'notes.savePage', (bad) => ({ url: `https://example.com/${bad}`, html: '<p>x</p>' })],
-    ['savePage HTML', 'notes.savePage', (bad) => ({ url: 'https://example.com/new', html: `<p>${bad}</p>` })],
+    ['clipHtml URL', 'notes.clipHtml', (bad) => ({ url: `https://example.com/${bad}`, html: '<p>x</p>' })],
+    ['clipHtml HTML', 'notes.clipHtml', (bad) => ({ url: 'https://example.com/new', html: `<p>${bad}</p>` })],
     [
-      'savePage HTML of a saved page',
-      'notes.savePage',
+      'clipHtml HTML of a saved page',
+      'notes.clipHtml',
       (bad) => ({ url: 'https://example.com/fixture', html: `<p>${bad}</p>` }),
     ],
     ['daily note', 'daily.save', (bad) => ({ date: '2026-03-01', text: bad, baseText: '', baseVersion: 0 })],
@@ -167,8 +167,8 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
   }
 
   const searches: [string, (bad: string) => unknown][] = [
-    ['library.list', (bad) => ({ q: bad })],
-    ['library.list', (bad) => ({ tag: bad })],
+    ['notes.list', (bad) => ({ q: bad })],
+    ['notes.list', (bad) => ({ tag: bad })],
     ['highlights.list', (bad) => ({ q: bad })],
     ['highlights.list', (bad) => ({ tag: bad })],
     ['daily.list', (bad) => ({ q: bad })],
@@ -181,26 +181,26 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
     });
   }
 
-  test('savePage with NUL leaves no page behind', async () => {
+  test('clipHtml with NUL leaves no note behind', async () => {
     const url = 'https://example.com/never-saved';
-    const res = await mutate('notes.savePage', { url, html: `<p>${NUL}</p>` });
+    const res = await mutate('notes.clipHtml', { url, html: `<p>${NUL}</p>` });
     expect(res.status).toBe(400);
-    expect(await deps.orm.em.fork().count(Page, { user: user.user.id, url })).toBe(0);
+    expect(await deps.orm.em.fork().count(Note, { user: user.user.id, url })).toBe(0);
   });
 
-  test('a save whose HTML write fails is rolled back whole: no page without its HTML', async () => {
+  test('a save whose HTML write fails is rolled back whole: no note without its HTML', async () => {
     // Past the schema, straight at the service: PostgreSQL itself refuses the NUL.
     const em = deps.orm.em.fork();
     const url = 'https://example.com/half-saved';
-    await expect(savePageHtml(em, deps.queues, user.user, { url, html: `<p>${NUL}</p>` })).rejects.toThrow();
-    expect(await deps.orm.em.fork().count(Page, { user: user.user.id, url })).toBe(0);
+    await expect(clipHtml(em, deps.queues, user.user, { url, html: `<p>${NUL}</p>` })).rejects.toThrow();
+    expect(await deps.orm.em.fork().count(Note, { user: user.user.id, url })).toBe(0);
   });
 
   test('an encoded %00 or a malformed escape in a URL is saved, with a title that can be stored', async () => {
     for (const url of ['https://example.com/a%00b', 'https://example.com/bad%E0%A4%A']) {
       const res = await mutate('notes.clip', { url });
       expect(res.status, url).toBe(200);
-      const title = (res.data as { page: { title: string } }).page.title;
+      const title = (res.data as { note: { title: string } }).note.title;
       expect(title).not.toContain('\u0000');
     }
   });
@@ -241,24 +241,24 @@ describe('batches', () => {
 describe('bodies and JSON depth', () => {
   test('a 7 MB body is refused with 413 and errors.payloadTooLarge, in the tRPC envelope', async () => {
     const html = `<p>${'a'.repeat(7 * 1024 * 1024)}</p>`;
-    const res = await mutate('notes.savePage', { url: 'https://example.com/huge', html });
+    const res = await mutate('notes.clipHtml', { url: 'https://example.com/huge', html });
     expect(res.status).toBe(413);
     expect(res.error).toMatchObject({ appCode: 'PAYLOAD_TOO_LARGE', messageKey: 'errors.payloadTooLarge' });
   });
 
   test('clipped HTML of a few MB is still taken', async () => {
-    const html = `<html><body><p>${'Long page. '.repeat(300_000)}</p></body></html>`;
-    const res = await mutate('notes.savePage', { url: 'https://example.com/big', html });
+    const html = `<html><body><p>${'Long note. '.repeat(300_000)}</p></body></html>`;
+    const res = await mutate('notes.clipHtml', { url: 'https://example.com/big', html });
     expect(res.status).toBe(200);
   });
 
   test('any other procedure takes a much smaller body', async () => {
-    const res = await mutate('library.createFolder', { name: 'x', pad: 'a'.repeat(BODY_LIMIT_DEFAULT) });
+    const res = await mutate('folders.create', { name: 'x', pad: 'a'.repeat(BODY_LIMIT_DEFAULT) });
     expect(res.status).toBe(413);
     expect(res.error).toMatchObject({ appCode: 'PAYLOAD_TOO_LARGE' });
   });
 
-  test('a full daily note in CJK fits its own cap', async () => {
+  test('a full daily highlight in CJK fits its own cap', async () => {
     const text = '日'.repeat(200_000);
     const res = await mutate('daily.save', { date: '2026-03-02', text, baseText: '', baseVersion: 0 });
     expect(res.status).toBe(200);
@@ -268,14 +268,14 @@ describe('bodies and JSON depth', () => {
   });
 
   test('a batch brings each call its share, never more than the clipping cap', () => {
-    expect(bodyLimitFor('/library.list,library.counts')).toBe(2 * BODY_LIMIT_DEFAULT);
-    expect(bodyLimitFor(`/${Array(1000).fill('notes.savePage').join(',')}`)).toBe(6 * 1024 * 1024);
+    expect(bodyLimitFor('/notes.list,highlights.counts')).toBe(2 * BODY_LIMIT_DEFAULT);
+    expect(bodyLimitFor(`/${Array(1000).fill('notes.clipHtml').join(',')}`)).toBe(6 * 1024 * 1024);
   });
 
   test('deep JSON in a POST body: 400, not 500', async () => {
     for (const depth of [JSON_MAX_DEPTH + 2, 200, 30_000]) {
       const raw = `{"json":{"name":"deep","extra":${deepJson(depth)}}}`;
-      const res = await mutate('library.createFolder', undefined, raw);
+      const res = await mutate('folders.create', undefined, raw);
       expect(res.status, `depth ${depth}`).toBe(400);
       expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
     }
@@ -284,14 +284,14 @@ describe('bodies and JSON depth', () => {
 
   test('deep JSON in a GET input: 400, not 500', async () => {
     for (const depth of [JSON_MAX_DEPTH + 2, 600]) {
-      const res = await query('library.list', undefined, `{"json":{"q":"x","extra":${deepJson(depth)}}}`);
+      const res = await query('notes.list', undefined, `{"json":{"q":"x","extra":${deepJson(depth)}}}`);
       expect(res.status, `depth ${depth}`).toBe(400);
       expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST' });
     }
   });
 
   test('ordinary nesting passes', async () => {
-    const res = await query('library.list', { q: 'x', extra: nested(20) });
+    const res = await query('notes.list', { q: 'x', extra: nested(20) });
     expect(res.status).toBe(200);
   });
 
@@ -306,7 +306,7 @@ describe('bodies and JSON depth', () => {
 
   test('a body that is not JSON: 400 in the tRPC envelope', async () => {
     for (const raw of ['{"json":', 'not json', '"a string"', '']) {
-      const res = await mutate('library.createFolder', undefined, raw);
+      const res = await mutate('folders.create', undefined, raw);
       if (raw === '') continue; // an empty body is no input: the schema answers
       expect(res.status, raw).toBe(400);
       expect(res.error, raw).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
@@ -314,7 +314,7 @@ describe('bodies and JSON depth', () => {
   });
 
   test('a GET input that is not JSON: 400, also where the procedure takes no input', async () => {
-    for (const path of ['library.list', 'library.counts', 'system.info']) {
+    for (const path of ['notes.list', 'notes.counts', 'system.info']) {
       const res = await query(path, undefined, '{"json":');
       expect(res.status, path).toBe(400);
       expect(res.error, path).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidInput' });
@@ -348,12 +348,11 @@ describe('malformed cursors', () => {
     'x'.repeat(150),
   ];
   const lists: [string, Record<string, unknown>][] = [
-    ['notes.pages', {}],
     ['highlights.list', {}],
-    ['library.list', {}],
-    ['library.list', { sort: SortOrder.mostHighlights }],
-    ['library.list', { sort: SortOrder.oldestFirst }],
-    ['library.list', { sort: SortOrder.recentlyUpdated }],
+    ['notes.list', {}],
+    ['notes.list', { sort: SortOrder.mostHighlights }],
+    ['notes.list', { sort: SortOrder.oldestFirst }],
+    ['notes.list', { sort: SortOrder.recentlyUpdated }],
   ];
 
   test.each(lists)('%s %o: every malformed cursor is a 400 with a message key', async (path, extra) => {
@@ -368,19 +367,19 @@ describe('malformed cursors', () => {
   });
 
   test('a cursor of one sort is refused by another where it cannot be read', async () => {
-    const page = await query('library.list', { limit: 1, nav: 'all', sort: SortOrder.newestFirst });
-    const pages = (await query('library.list', { limit: 100 })).data as { items: unknown[] };
-    if (pages.items.length < 2) await user.caller.notes.clip({ url: 'https://example.com/second' });
-    const first = await query('library.list', { limit: 1, sort: SortOrder.newestFirst });
+    const note = await query('notes.list', { limit: 1, nav: 'all', sort: SortOrder.newestFirst });
+    const notes = (await query('notes.list', { limit: 100 })).data as { items: unknown[] };
+    if (notes.items.length < 2) await user.caller.notes.clip({ url: 'https://example.com/second' });
+    const first = await query('notes.list', { limit: 1, sort: SortOrder.newestFirst });
     const cursor = (first.data as { nextCursor: string }).nextCursor;
-    expect(page.status).toBe(200);
+    expect(note.status).toBe(200);
     expect(cursor).toBeTruthy();
-    const wrong = await query('library.list', { limit: 1, sort: SortOrder.mostHighlights, cursor });
+    const wrong = await query('notes.list', { limit: 1, sort: SortOrder.mostHighlights, cursor });
     expect(wrong.status).toBe(400);
     expect(wrong.error).toMatchObject({ messageKey: 'errors.invalidCursor' });
   });
 
-  test('cursors the server made still page through every list and sort', async () => {
+  test('cursors the server made still note through every list and sort', async () => {
     for (let i = 0; i < 3; i++) await user.caller.notes.clip({ url: `https://example.com/paged-${i}` });
     const walk = async (path: string, extra: Record<string, unknown>) => {
       const seen: string[] = [];
@@ -395,9 +394,9 @@ describe('malformed cursors', () => {
       }
       return seen;
     };
-    expect((await walk('notes.pages', {})).length).toBeGreaterThanOrEqual(4);
+    expect((await walk('notes.list', {})).length).toBeGreaterThanOrEqual(4);
     for (const sort of Object.values(SortOrder)) {
-      const ids = await walk('library.list', { sort });
+      const ids = await walk('notes.list', { sort });
       expect(new Set(ids).size, `sort ${sort}`).toBe(ids.length);
       expect(ids.length, `sort ${sort}`).toBeGreaterThanOrEqual(4);
     }
@@ -443,14 +442,14 @@ describe('daily dates', () => {
 
 describe('errors tRPC raises itself keep their 4xx and a code of their own', () => {
   test('GET on a mutation: 405, METHOD_NOT_ALLOWED, not INTERNAL', async () => {
-    const res = await query('library.createFolder', { name: 'via GET' });
+    const res = await query('folders.create', { name: 'via GET' });
     expect(res.status).toBe(405);
     expect(res.error).toMatchObject({ appCode: 'METHOD_NOT_ALLOWED', messageKey: 'errors.methodNotAllowed' });
     expect(res.error?.appCode).not.toBe('INTERNAL');
   });
 
   test('POST to a query: 405 as well', async () => {
-    const res = await mutate('library.counts', undefined, '{}');
+    const res = await mutate('notes.counts', undefined, '{}');
     expect(res.status).toBe(405);
     expect(res.error).toMatchObject({ appCode: 'METHOD_NOT_ALLOWED' });
   });

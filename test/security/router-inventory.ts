@@ -12,8 +12,8 @@ import { createTicket } from '../../server/domain/auth/qr.service.ts';
 import { type AppRouter, appRouter } from '../../server/trpc/app.router.ts';
 import type { AppDeps } from '../../server/trpc/context.ts';
 import { CoreType, Flow, SortOrder } from '../../src/enums.ts';
-import { newNoteId } from '../../src/rules/note-id.ts';
-import { makeClippedPage } from '../helpers/pages.ts';
+import { newId } from '../../src/rules/id.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 export type ProcedureType = 'query' | 'mutation';
@@ -53,8 +53,8 @@ export const PUBLIC_PROCEDURES = new Set([
 /** The rows a user owns that inputs refer to. */
 export interface Fixtures {
   email: string;
-  pageId: string;
   noteId: string;
+  highlightId: string;
   folderId: string;
   tag: string;
   day: string;
@@ -63,7 +63,7 @@ export interface Fixtures {
 }
 
 /** Ids in a fixture set that belong to its user: a second user must never reach them. */
-export const ownedIds = (fx: Fixtures) => [fx.pageId, fx.noteId, fx.folderId];
+export const ownedIds = (fx: Fixtures) => [fx.noteId, fx.highlightId, fx.folderId];
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Samples = {
@@ -104,48 +104,52 @@ const SAMPLES: Samples = {
   },
   notes: {
     clip: () => ({ url: 'https://example.test/article' }),
-    savePage: () => ({
+    clipHtml: () => ({
       url: 'https://example.test/sent',
       html: '<html><body><p>Sent page</p></body></html>',
     }),
-    retryClip: (fx) => ({ id: fx.pageId }),
-    page: (fx) => ({ id: fx.pageId }),
-    pages: () => ({ limit: 10 }),
-    export: (fx) => ({ id: fx.pageId, format: 'markdown' }),
-  },
-  highlights: {
-    create: (fx) => ({ id: newNoteId(), pageId: fx.pageId, coreType: CoreType.textNote, text: 'A new note' }),
-    update: (fx) => ({ id: fx.noteId, slotId: 3, annotation: 'changed', tags: [fx.tag] }),
-    delete: (fx) => ({ id: fx.noteId }),
-    locate: (fx) => ({ id: fx.noteId }),
-    byPage: (fx) => ({ id: fx.pageId }),
-    list: (fx) => ({ pageId: fx.pageId, q: 'note', tag: fx.tag, limit: 10 }),
-    export: (fx) => ({ pageId: fx.pageId, format: 'text' }),
-  },
-  library: {
-    list: (fx) => ({ nav: 'all', folderId: fx.folderId, q: 'page', sort: SortOrder.newestFirst, limit: 10 }),
+    retryClip: (fx) => ({ id: fx.noteId }),
+    get: (fx) => ({ id: fx.noteId }),
+    export: (fx) => ({ id: fx.noteId, format: 'markdown' }),
+    list: (fx) => ({ nav: 'all', folderId: fx.folderId, q: 'note', sort: SortOrder.newestFirst, limit: 10 }),
     counts: () => undefined,
-    setFlow: (fx) => ({ ids: [fx.pageId], flow: Flow.later }),
-    trash: (fx) => ({ ids: [fx.pageId] }),
-    restore: (fx) => ({ ids: [fx.pageId] }),
-    deleteForever: (fx) => ({ ids: [fx.pageId] }),
+    setFlow: (fx) => ({ ids: [fx.noteId], flow: Flow.later }),
+    trash: (fx) => ({ ids: [fx.noteId] }),
+    restore: (fx) => ({ ids: [fx.noteId] }),
+    deleteForever: (fx) => ({ ids: [fx.noteId] }),
+    moveToFolder: (fx) => ({ ids: [fx.noteId], folderId: fx.folderId }),
     tags: () => undefined,
-    addTag: (fx) => ({ ids: [fx.pageId], tag: 'added' }),
-    removeTag: (fx) => ({ ids: [fx.pageId], tag: fx.tag }),
+    addTag: (fx) => ({ ids: [fx.noteId], tag: 'added' }),
+    removeTag: (fx) => ({ ids: [fx.noteId], tag: fx.tag }),
     renameTag: (fx) => ({ from: fx.tag, to: 'renamed' }),
     mergeTags: (fx) => ({ from: [fx.tag], to: 'merged' }),
-    folders: () => undefined,
-    createFolder: (fx) => ({ name: 'Sub', parentId: fx.folderId }),
-    renameFolder: (fx) => ({ id: fx.folderId, name: 'Renamed' }),
-    deleteFolder: (fx) => ({ id: fx.folderId }),
-    moveToFolder: (fx) => ({ ids: [fx.pageId], folderId: fx.folderId }),
+  },
+  highlights: {
+    create: (fx) => ({
+      id: newId(),
+      noteId: fx.noteId,
+      coreType: CoreType.textNote,
+      text: 'A new text note',
+    }),
+    update: (fx) => ({ id: fx.highlightId, slotId: 3, annotation: 'changed', tags: [fx.tag] }),
+    delete: (fx) => ({ id: fx.highlightId }),
+    locate: (fx) => ({ id: fx.highlightId }),
+    byNote: (fx) => ({ id: fx.noteId }),
+    list: (fx) => ({ noteId: fx.noteId, q: 'note', tag: fx.tag, limit: 10 }),
+    export: (fx) => ({ noteId: fx.noteId, format: 'text' }),
+  },
+  folders: {
+    list: () => undefined,
+    create: (fx) => ({ name: 'Sub', parentId: fx.folderId }),
+    rename: (fx) => ({ id: fx.folderId, name: 'Renamed' }),
+    delete: (fx) => ({ id: fx.folderId }),
   },
   daily: {
     get: (fx) => ({ date: fx.day }),
     save: (fx) => ({ date: fx.day, text: 'saved', baseText: '', baseVersion: 0 }),
     append: () => ({ text: 'appended' }),
     list: () => ({ limit: 10, q: 'day' }),
-    moveHighlights: (fx) => ({ ids: [fx.noteId], target: 'today' }),
+    moveHighlights: (fx) => ({ ids: [fx.highlightId], target: 'today' }),
     export: (fx) => ({ date: fx.day, format: 'markdown' }),
   },
 };
@@ -229,18 +233,18 @@ export async function fingerprint(deps: AppDeps): Promise<Record<string, string>
 /** A user with a session and one of everything a procedure can refer to. */
 export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
   const user = await signedInUser(deps);
-  const page = await makeClippedPage(deps, user.user.id, {
-    title: `${marker} page title`,
-    text: `${marker} page text with a note`,
+  const note = await makeClippedNote(deps, user.user.id, {
+    title: `${marker} note title`,
+    text: `${marker} note text with a highlight`,
     tags: [`${marker}-tag`],
   });
-  const folder = await user.caller.library.createFolder({ name: `${marker} folder` });
-  await user.caller.library.moveToFolder({ ids: [page.id], folderId: folder.id });
-  const note = await user.caller.highlights.create({
-    id: newNoteId(),
-    pageId: page.id,
+  const folder = await user.caller.folders.create({ name: `${marker} folder` });
+  await user.caller.notes.moveToFolder({ ids: [note.id], folderId: folder.id });
+  const highlight = await user.caller.highlights.create({
+    id: newId(),
+    noteId: note.id,
     coreType: CoreType.textNote,
-    text: `${marker} note`,
+    text: `${marker} highlight`,
     tags: [`${marker}-tag`],
   });
   const day = '2026-03-01';
@@ -252,8 +256,8 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
   );
   const fx: Fixtures = {
     email: user.user.email ?? '',
-    pageId: page.id,
     noteId: note.id,
+    highlightId: highlight.id,
     folderId: folder.id,
     tag: `${marker}-tag`,
     day,

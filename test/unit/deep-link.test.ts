@@ -4,18 +4,22 @@ import { deepLinkSearch, legacyHashPath, parseDeepLink } from '../../src/deep-li
 describe('deep links (spec section 2)', () => {
   test('?pi={page id}&vs={view style} opens a page in a view style', () => {
     expect(parseDeepLink('?pi=abc-123&vs=card')).toEqual({
-      kind: 'page',
-      pageId: 'abc-123',
+      kind: 'note',
+      noteId: 'abc-123',
       viewStyle: 'card',
     });
   });
 
   test('?nx={note index}&vs={view style} opens a note', () => {
-    expect(parseDeepLink('nx=42&vs=list')).toEqual({ kind: 'note', noteIndex: '42', viewStyle: 'list' });
+    expect(parseDeepLink('nx=42&vs=list')).toEqual({
+      kind: 'highlight',
+      highlightId: '42',
+      viewStyle: 'list',
+    });
   });
 
   test('an unknown view style is dropped, the link still opens', () => {
-    expect(parseDeepLink('?pi=7&vs=poster')).toEqual({ kind: 'page', pageId: '7', viewStyle: null });
+    expect(parseDeepLink('?pi=7&vs=poster')).toEqual({ kind: 'note', noteId: '7', viewStyle: null });
   });
 
   test('ids outside the digits-hyphen-letters alphabet are not links', () => {
@@ -29,7 +33,7 @@ describe('deep links (spec section 2)', () => {
   });
 
   test('links round-trip', () => {
-    const link = { kind: 'note', noteIndex: 'n-1', viewStyle: 'card' } as const;
+    const link = { kind: 'highlight', highlightId: 'n-1', viewStyle: 'card' } as const;
     expect(parseDeepLink(deepLinkSearch(link))).toEqual(link);
   });
 });

@@ -4,7 +4,7 @@ import {
   ExtractionPool,
   ExtractionTimeoutError,
 } from '../../server/domain/clip/extract-in-worker.ts';
-import { neverFinishingPage } from '../helpers/never-finishing-page.ts';
+import { neverFinishingPage } from '../helpers/never-finishing-site.ts';
 
 const SMALL_PAGE = `<html><head><meta property="og:title" content="Small"></head><body><article>${'<p>A short and ordinary paragraph about gardens, soil and the weather this spring.</p>'.repeat(6)}</article></body></html>`;
 const pageOf = (paragraphs: number): string =>

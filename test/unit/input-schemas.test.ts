@@ -73,7 +73,7 @@ describe('every string a procedure takes', () => {
   test('the walk finds the procedures and their strings', () => {
     expect(procedures.length).toBeGreaterThan(30);
     expect(strings.length).toBeGreaterThan(40);
-    expect(strings.map((s) => s.at)).toContain('notes.savePage.html');
+    expect(strings.map((s) => s.at)).toContain('notes.clipHtml.html');
   });
 
   test('is built on the text rule (no NUL, no lone surrogate)', () => {

@@ -1,39 +1,39 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ClipStatus } from '../../../src/enums.ts';
-import type { PageSummary } from '../../../src/schemas/notes.ts';
+import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { useTRPC } from '../../trpc.ts';
-import { usePageCache } from '../library/page-cache.ts';
+import { useNoteCache } from '../notes/note-cache.ts';
 import { clipReasonKey, clipStatusKey, isClipping } from './clip-status.ts';
 
-type ClipState = Pick<PageSummary, 'id' | 'clipStatus' | 'clipError'>;
+type ClipState = Pick<NoteSummary, 'id' | 'clipStatus' | 'clipError'>;
 
-/** Where a page's clip stands, when it is not done: processing, queued, or failed with Retry. */
-export function ClipStatusNote({ page, className }: { page: ClipState; className?: string }) {
+/** Where a note's clip stands, when it is not done: processing, queued, or failed with Retry. */
+export function ClipStatusNote({ note, className }: { note: ClipState; className?: string }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const cache = usePageCache();
+  const cache = useNoteCache();
   const retry = useMutation(
     trpc.notes.retryClip.mutationOptions({
       onSuccess: (summary) => cache.saved(summary),
     }),
   );
-  const messageKey = clipStatusKey(page.clipStatus);
+  const messageKey = clipStatusKey(note.clipStatus);
   if (!messageKey) return null;
-  const failed = page.clipStatus === ClipStatus.failed;
+  const failed = note.clipStatus === ClipStatus.failed;
   return (
     <div
       className={`clip-status${className ? ` ${className}` : ''}`}
       data-testid="clip-status"
-      data-status={page.clipStatus}
+      data-status={note.clipStatus}
       role="status"
     >
-      {isClipping(page.clipStatus) && <span className="clip-spinner" aria-hidden="true" />}
+      {isClipping(note.clipStatus) && <span className="clip-spinner" aria-hidden="true" />}
       <span className="clip-status-text">
         <span className="clip-status-message">{t(messageKey)}</span>
-        {failed && page.clipError && (
-          <span className="clip-status-reason" data-reason={page.clipError}>
-            {t(clipReasonKey(page.clipError), { defaultValue: t('clip.reasons.unknown') })}
+        {failed && note.clipError && (
+          <span className="clip-status-reason" data-reason={note.clipError}>
+            {t(clipReasonKey(note.clipError), { defaultValue: t('clip.reasons.unknown') })}
           </span>
         )}
       </span>
@@ -43,7 +43,7 @@ export function ClipStatusNote({ page, className }: { page: ClipState; className
           className="button"
           data-testid="clip-retry"
           disabled={retry.isPending}
-          onClick={() => retry.mutate({ id: page.id })}
+          onClick={() => retry.mutate({ id: note.id })}
         >
           {t('common.retry')}
         </button>

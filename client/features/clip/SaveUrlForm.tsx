@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import { usePageCache } from '../library/page-cache.ts';
+import { useNoteCache } from '../notes/note-cache.ts';
 
 /** "example.com/a" is meant as a web address: give it https. Anything with a scheme is left alone. */
 function withScheme(input: string): string {
@@ -12,18 +12,18 @@ function withScheme(input: string): string {
   return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
-/** The "save a page" box: a URL and Save (Enter submits). The page shows in the list at once. */
+/** The "save a page" box: a URL and Save (Enter submits). The note shows in the list at once. */
 export function SaveUrlForm() {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const cache = usePageCache();
+  const cache = useNoteCache();
   const id = useId();
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
   const clip = useMutation(
     trpc.notes.clip.mutationOptions({
-      onSuccess: ({ page, created, retried }) => {
-        cache.saved(page);
+      onSuccess: ({ note, created, retried }) => {
+        cache.saved(note);
         setUrl('');
         if (retried) notify.info('clip.savedAgainRetrying');
         else if (!created) notify.info('clip.alreadySaved');

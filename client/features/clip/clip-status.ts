@@ -1,14 +1,14 @@
 import { ClipStatus } from '../../../src/enums.ts';
 
-/** How often a page that is still being clipped is asked for again. */
+/** How often a note that is still being clipped is asked for again. */
 export const CLIP_POLL_MS = 1500;
 
-/** Queued (3) or processing (4): the page will change by itself, so it is worth polling. */
+/** Queued (3) or processing (4): the note will change by itself, so it is worth polling. */
 export function isClipping(status: number): boolean {
   return status === ClipStatus.queued || status === ClipStatus.processing;
 }
 
-/** The spec's three clip messages (section 8); null for a finished page. */
+/** The spec's three clip messages (section 8); null for a finished note. */
 export function clipStatusKey(status: number): string | null {
   if (status === ClipStatus.processing) return 'clip.status.processing';
   if (status === ClipStatus.queued) return 'clip.status.queued';

@@ -6,7 +6,7 @@ import { useTRPC } from '../../trpc.ts';
 
 const DAY_MS = 86_400_000;
 
-/** The 24 Hours view lists daily notes written in the last day above the pages. */
+/** The 24 Hours view lists daily notes written in the last day above the notes. */
 export default function RecentDailyNotes() {
   const { t } = useTranslation();
   const trpc = useTRPC();

@@ -22,13 +22,13 @@ export interface Measurable {
  */
 export default function HighlightCard({
   highlight,
-  page,
+  note,
   anchor,
   actions,
   onClose,
 }: {
   highlight: Highlight;
-  page: { title: string; url: string };
+  note: { title: string; url: string };
   anchor: RefObject<Measurable | null>;
   actions: HighlightActions;
   onClose(): void;
@@ -41,7 +41,7 @@ export default function HighlightCard({
 
   async function copy() {
     try {
-      await copyText(highlightCopyText(highlight, page));
+      await copyText(highlightCopyText(highlight, note));
       notify.success('toast.copySuccess');
     } catch (error) {
       notify.error(error, 'toast.operationFailed');

@@ -13,22 +13,22 @@ import '../../styles/highlights.css';
 type Item = ReturnType<typeof zHighlightListItem.parse>;
 
 const CHUNK = 30;
-const PAGE_ID = /^[0-9A-Za-z-]{1,64}$/;
+const NOTE_ID = /^[0-9A-Za-z-]{1,64}$/;
 
 interface Filters {
   slotId: number | null;
   tag: string | null;
-  pageId: string | null;
+  noteId: string | null;
 }
 
 function filtersOf(search: string): Filters {
   const params = new URLSearchParams(search);
   const slot = Number(params.get('colour'));
-  const pageId = params.get('page');
+  const noteId = params.get('note');
   return {
     slotId: isColourSlot(slot) ? slot : null,
     tag: params.get('tag')?.trim() || null,
-    pageId: pageId && PAGE_ID.test(pageId) ? pageId : null,
+    noteId: noteId && NOTE_ID.test(noteId) ? noteId : null,
   };
 }
 
@@ -36,17 +36,17 @@ function searchOf(filters: Filters): string {
   const params = new URLSearchParams();
   if (filters.slotId) params.set('colour', String(filters.slotId));
   if (filters.tag) params.set('tag', filters.tag);
-  if (filters.pageId) params.set('page', filters.pageId);
+  if (filters.noteId) params.set('note', filters.noteId);
   const search = params.toString();
   return search ? `?${search}` : '';
 }
 
 function HighlightItem({ item }: { item: Item }) {
   const { t } = useTranslation();
-  const href = item.pageId ? highlightPath(item.pageId, item.id) : null;
+  const href = item.noteId ? highlightPath(item.noteId, item.id) : null;
   const quote =
     item.coreType === CoreType.image && item.imageUrl ? (
-      <img className="notes-image" src={item.imageUrl} alt="" loading="lazy" />
+      <img className="panel-image" src={item.imageUrl} alt="" loading="lazy" />
     ) : (
       <span className="highlight-item-text">{item.text}</span>
     );
@@ -74,9 +74,9 @@ function HighlightItem({ item }: { item: Item }) {
             {tag}
           </span>
         ))}
-        {item.page && (
-          <span className="highlight-item-page" title={item.page.url}>
-            {item.page.title || t('common.noTitle')}
+        {item.note && (
+          <span className="highlight-item-note" title={item.note.url}>
+            {item.note.title || t('common.noTitle')}
           </span>
         )}
       </div>
@@ -84,7 +84,7 @@ function HighlightItem({ item }: { item: Item }) {
   );
 }
 
-/** `/highlights`: every highlight, newest first, by colour, tag and page, loading more as it scrolls. */
+/** `/highlights`: every highlight, newest first, by colour, tag and note, loading more as it scrolls. */
 export function HighlightListPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
@@ -95,14 +95,14 @@ export function HighlightListPage() {
     navigate(`/highlights${searchOf({ ...filters, ...change })}`, { replace: true });
   const tagSelect = useId();
 
-  const tags = useQuery(trpc.library.tags.queryOptions()).data ?? [];
+  const tags = useQuery(trpc.notes.tags.queryOptions()).data ?? [];
   const list = useInfiniteQuery(
     trpc.highlights.list.infiniteQueryOptions(
       {
         limit: CHUNK,
         ...(filters.slotId && { slotId: filters.slotId }),
         ...(filters.tag && { tag: filters.tag }),
-        ...(filters.pageId && { pageId: filters.pageId }),
+        ...(filters.noteId && { noteId: filters.noteId }),
       },
       { getNextPageParam: (last) => last.nextCursor },
     ),
@@ -124,7 +124,7 @@ export function HighlightListPage() {
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const pageTitle = filters.pageId ? items.find((i) => i.page)?.page?.title : null;
+  const noteTitle = filters.noteId ? items.find((i) => i.note)?.note?.title : null;
   return (
     <section className="page highlight-list-page" data-testid="highlight-list-page">
       <header className="page-header">
@@ -163,14 +163,14 @@ export function HighlightListPage() {
             </option>
           ))}
         </select>
-        {filters.pageId && (
-          <span className="tag-chip highlight-page-filter" data-testid="filter-page">
-            {pageTitle ?? t('highlights.onePage')}
+        {filters.noteId && (
+          <span className="tag-chip highlight-note-filter" data-testid="filter-note">
+            {noteTitle ?? t('highlights.oneNote')}
             <button
               type="button"
               className="tag-chip-remove"
               aria-label={t('common.clear')}
-              onClick={() => setFilters({ pageId: null })}
+              onClick={() => setFilters({ noteId: null })}
             >
               ×
             </button>
@@ -199,7 +199,7 @@ export function HighlightListPage() {
           disabled={isFetchingNextPage}
           onClick={() => void fetchNextPage()}
         >
-          {t('library.loadMore')}
+          {t('notes.loadMore')}
         </button>
       )}
     </section>

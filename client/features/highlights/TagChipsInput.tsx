@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAG_MAX, TAGS_PER_ITEM_MAX } from '../../../src/schemas/highlights.ts';
+import { TAG_MAX, TAGS_PER_ITEM_MAX } from '../../../src/schemas/tags.ts';
 
 /** Tags as chips. Enter or a comma commits the typed tag (tags never contain commas). */
 export function TagChipsInput({

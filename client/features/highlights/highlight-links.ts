@@ -1,8 +1,8 @@
 import { deepLinkSearch } from '../../../src/deep-link.ts';
 
-/** The reader scrolled to one highlight: `/?pi=<page>&vs=article&nx=<note>`. */
-export function highlightPath(pageId: string, noteId: string): string {
-  const search = new URLSearchParams(deepLinkSearch({ kind: 'page', pageId, viewStyle: 'article' }));
-  search.set('nx', noteId);
+/** The reader scrolled to one highlight: `/?pi=<note>&vs=article&nx=<highlight>`. */
+export function highlightPath(noteId: string, highlightId: string): string {
+  const search = new URLSearchParams(deepLinkSearch({ kind: 'note', noteId, viewStyle: 'article' }));
+  search.set('nx', highlightId);
   return `/?${search.toString()}`;
 }

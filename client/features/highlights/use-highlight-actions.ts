@@ -5,23 +5,23 @@ import { toast } from 'sonner';
 import type { AppRouter } from '../../../server/trpc/app.router.ts';
 import { TOAST } from '../../../src/constants.ts';
 import { CoreType, HighlightStyle } from '../../../src/enums.ts';
-import { newNoteId } from '../../../src/rules/note-id.ts';
+import { newId } from '../../../src/rules/id.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { i18n } from '../../i18n.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC, useTRPCClient } from '../../trpc.ts';
 
 type Inputs = inferRouterInputs<AppRouter>['highlights'];
-export type NewHighlight = Omit<Inputs['create'], 'pageId' | 'id'> & { id?: string };
+export type NewHighlight = Omit<Inputs['create'], 'noteId' | 'id'> & { id?: string };
 export type HighlightPatch = Omit<Inputs['update'], 'id'>;
 
 /** The highlight as the server will answer, made up front for the optimistic update. */
-function provisional(id: string, pageId: string, input: NewHighlight, start: number | null): Highlight {
+function provisional(id: string, noteId: string, input: NewHighlight, start: number | null): Highlight {
   const now = new Date();
   const annotation = input.annotation ? { id: `${id}-a`, message: input.annotation, createdAt: now } : null;
   return {
     id,
-    pageId,
+    noteId,
     kind: 1,
     coreType: input.coreType,
     text: input.coreType === CoreType.highlight ? (input.selectors?.quote.exact ?? '') : (input.text ?? ''),
@@ -55,15 +55,15 @@ export function recreationOf(h: Highlight): NewHighlight {
 }
 
 /**
- * Create, update and delete a page's highlights with optimistic changes to its byPage list; the
+ * Create, update and delete a note's highlights with optimistic changes to its byNote list; the
  * cross-page list refreshes afterwards. Delete offers Undo, which re-creates the same highlight.
  */
-export function useHighlightActions(pageId: string) {
+export function useHighlightActions(noteId: string) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   return useMemo(() => {
-    const key = trpc.highlights.byPage.queryKey({ id: pageId });
+    const key = trpc.highlights.byNote.queryKey({ id: noteId });
     const edit = (change: (list: Highlight[]) => Highlight[]) =>
       queryClient.setQueryData<Highlight[]>(key, (list) => change(list ?? []));
     const settle = () => {
@@ -72,11 +72,11 @@ export function useHighlightActions(pageId: string) {
     };
 
     async function create(input: NewHighlight, start: number | null = null): Promise<Highlight | null> {
-      const id = input.id ?? newNoteId();
+      const id = input.id ?? newId();
       await queryClient.cancelQueries({ queryKey: key });
-      edit((list) => [...list.filter((h) => h.id !== id), provisional(id, pageId, input, start)]);
+      edit((list) => [...list.filter((h) => h.id !== id), provisional(id, noteId, input, start)]);
       try {
-        const saved = await client.highlights.create.mutate({ ...input, id, pageId });
+        const saved = await client.highlights.create.mutate({ ...input, id, noteId });
         edit((list) => list.map((h) => (h.id === id ? saved : h)));
         return saved;
       } catch (error) {
@@ -128,7 +128,7 @@ export function useHighlightActions(pageId: string) {
     }
 
     return { create, update, remove };
-  }, [trpc, client, queryClient, pageId]);
+  }, [trpc, client, queryClient, noteId]);
 }
 
 export type HighlightActions = ReturnType<typeof useHighlightActions>;

@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { type ColourSlot, CoreType, HighlightStyle, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
-import type { PageDetail } from '../../../src/schemas/notes.ts';
+import type { NoteDetail } from '../../../src/schemas/notes.ts';
 import type { Measurable } from '../highlights/HighlightCard.tsx';
 import { isColourSlot } from '../highlights/highlight-look.ts';
 import { useTooltipStyle } from '../highlights/tooltip-style.ts';
@@ -23,12 +23,12 @@ const inTextField = (target: EventTarget | null) =>
 /** The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, cards, image highlights. */
 export function HighlightLayer({
   root,
-  page,
+  note,
   highlights,
   actions,
 }: {
   root: RefObject<HTMLElement | null>;
-  page: PageDetail;
+  note: NoteDetail;
   highlights: readonly Highlight[];
   actions: HighlightActions;
 }) {
@@ -137,7 +137,7 @@ export function HighlightLayer({
           <HighlightCard
             key={cardHighlight.id}
             highlight={cardHighlight}
-            page={page}
+            note={note}
             anchor={cardAnchor}
             actions={actions}
             onClose={() => setCardId(null)}

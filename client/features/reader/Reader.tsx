@@ -4,18 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { ClipStatus } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
-import type { PageDetail, PageSummary } from '../../../src/schemas/notes.ts';
+import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
 import { useHighlightActions } from '../highlights/use-highlight-actions.ts';
-import { formatDate } from '../library/format-date.ts';
-import { usePageCache } from '../library/page-cache.ts';
+import { formatDate } from '../notes/format-date.ts';
+import { useNoteCache } from '../notes/note-cache.ts';
 import { HighlightDeepLink } from './HighlightDeepLink.tsx';
 import { HighlightLayer } from './HighlightLayer.tsx';
-import { NotesPanel } from './NotesPanel.tsx';
+import { HighlightsPanel } from './HighlightsPanel.tsx';
 import { ReaderActions } from './ReaderActions.tsx';
 import { usePaintedHighlights } from './use-painted-highlights.ts';
 import '../../styles/reader.css';
@@ -23,7 +23,7 @@ import '../../styles/highlights.css';
 
 const NO_HIGHLIGHTS: readonly Highlight[] = [];
 
-function summaryOf({ contentHtml: _html, text: _text, ...summary }: PageDetail): PageSummary {
+function summaryOf({ contentHtml: _html, text: _text, ...summary }: NoteDetail): NoteSummary {
   return summary;
 }
 
@@ -60,31 +60,31 @@ function useEscapeToLeave(onBack: () => void) {
   }, [onBack]);
 }
 
-/** The page reader: metadata, actions, the sanitised article. Polls while the page is clipping. */
-export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
+/** The note reader: metadata, actions, the sanitised article. Polls while the note is clipping. */
+export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   const { t, i18n } = useTranslation();
   const trpc = useTRPC();
-  const cache = usePageCache();
+  const cache = useNoteCache();
   const query = useQuery(
-    trpc.notes.page.queryOptions(
-      { id: pageId },
+    trpc.notes.get.queryOptions(
+      { id: noteId },
       {
         refetchInterval: (q) => (q.state.data && isClipping(q.state.data.clipStatus) ? CLIP_POLL_MS : false),
       },
     ),
   );
-  const page = query.data;
-  const highlights = useQuery(trpc.highlights.byPage.queryOptions({ id: pageId })).data ?? NO_HIGHLIGHTS;
-  const actions = useHighlightActions(pageId);
+  const note = query.data;
+  const highlights = useQuery(trpc.highlights.byNote.queryOptions({ id: noteId })).data ?? NO_HIGHLIGHTS;
+  const actions = useHighlightActions(noteId);
   useEscapeToLeave(onBack);
-  const contentRef = useHiddenRepeatedTitle(page?.contentHtml, page?.title);
-  const placements = usePaintedHighlights(contentRef, page?.contentHtml, highlights);
+  const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
+  const placements = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
   const linksToNote = new URLSearchParams(useSearch()).has('nx');
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
-    if (page) cache.changed(summaryOf(page));
-  }, [page, cache]);
-  // Each page opens at its top (the home page remounts the reader per page id), unless a link
+    if (note) cache.changed(summaryOf(note));
+  }, [note, cache]);
+  // Each note opens at its top (the home page remounts the reader per note id), unless a link
   // points at one of its highlights.
   const opensAtNote = useRef(linksToNote);
   useEffect(() => {
@@ -98,7 +98,7 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
     </button>
   );
 
-  if (!page) {
+  if (!note) {
     return (
       <div className="reader" data-testid="reader" data-state={query.isError ? 'error' : 'loading'}>
         <div className="reader-toolbar">{back}</div>
@@ -109,46 +109,51 @@ export function Reader({ pageId, onBack }: { pageId: string; onBack(): void }) {
     );
   }
 
-  const byline = [page.siteName, page.author].filter(Boolean).join(' · ');
+  const byline = [note.siteName, note.author].filter(Boolean).join(' · ');
   return (
-    <div className="reader" data-testid="reader" data-page-id={page.id} data-clip-status={page.clipStatus}>
+    <div className="reader" data-testid="reader" data-note-id={note.id} data-clip-status={note.clipStatus}>
       <div className="reader-toolbar">
         {back}
         <div className="reader-actions">
-          <NotesPanel root={contentRef} highlights={highlights} placements={placements} actions={actions} />
-          <ReaderActions page={page} />
+          <HighlightsPanel
+            root={contentRef}
+            highlights={highlights}
+            placements={placements}
+            actions={actions}
+          />
+          <ReaderActions note={note} />
         </div>
       </div>
-      <article className="reader-article" dir="auto" lang={page.lang ?? undefined}>
+      <article className="reader-article" dir="auto" lang={note.lang ?? undefined}>
         <header className="reader-header">
-          <h1 className="reader-title">{page.title || t('common.noTitle')}</h1>
+          <h1 className="reader-title">{note.title || t('common.noTitle')}</h1>
           <p className="reader-meta">
             {byline && <span className="reader-byline">{byline}</span>}
-            {page.publishedAt && (
-              <time dateTime={page.publishedAt.toISOString()}>
-                {formatDate(page.publishedAt, i18n.language)}
+            {note.publishedAt && (
+              <time dateTime={note.publishedAt.toISOString()}>
+                {formatDate(note.publishedAt, i18n.language)}
               </time>
             )}
           </p>
         </header>
-        <ClipStatusNote page={page} className="reader-status" />
-        {page.clipStatus === ClipStatus.done && !page.contentHtml && (
+        <ClipStatusNote note={note} className="reader-status" />
+        {note.clipStatus === ClipStatus.done && !note.contentHtml && (
           <p className="muted">{t('reader.noContent')}</p>
         )}
-        {page.contentHtml && (
+        {note.contentHtml && (
           <div
             ref={contentRef}
             className="reader-content"
             data-testid="reader-content"
             // Sanitised with DOMPurify on the server before it was stored.
             // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised server-side
-            dangerouslySetInnerHTML={{ __html: page.contentHtml }}
+            dangerouslySetInnerHTML={{ __html: note.contentHtml }}
           />
         )}
       </article>
-      {page.contentHtml && (
+      {note.contentHtml && (
         <>
-          <HighlightLayer root={contentRef} page={page} highlights={highlights} actions={actions} />
+          <HighlightLayer root={contentRef} note={note} highlights={highlights} actions={actions} />
           <HighlightDeepLink root={contentRef} placements={placements} />
         </>
       )}

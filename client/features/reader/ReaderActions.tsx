@@ -1,10 +1,10 @@
 import { DropdownMenu } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
-import type { PageDetail } from '../../../src/schemas/notes.ts';
+import type { NoteDetail } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
-import { readerPath } from '../library/PageListItem.tsx';
+import { readerPath } from '../notes/NoteListItem.tsx';
 import { copyText, downloadFile } from './download.ts';
 
 const EXPORTS = [
@@ -16,17 +16,17 @@ const EXPORTS = [
 type ExportChoice = (typeof EXPORTS)[number];
 
 /** Open the original, copy the product link, export the article or its highlights as plain text or Markdown. */
-export function ReaderActions({ page }: { page: PageDetail }) {
+export function ReaderActions({ note }: { note: NoteDetail }) {
   const { t } = useTranslation();
   const client = useTRPCClient();
-  const productLink = `${window.location.origin}${readerPath(page.id)}`;
+  const productLink = `${window.location.origin}${readerPath(note.id)}`;
 
   async function exportAs({ what, format }: ExportChoice) {
     try {
       const file =
         what === 'article'
-          ? await client.notes.export.query({ id: page.id, format })
-          : await client.highlights.export.query({ pageId: page.id, format });
+          ? await client.notes.export.query({ id: note.id, format })
+          : await client.highlights.export.query({ noteId: note.id, format });
       downloadFile(file.filename, file.mimeType, file.content);
     } catch (error) {
       notify.error(error);
@@ -46,7 +46,7 @@ export function ReaderActions({ page }: { page: PageDetail }) {
     <>
       <a
         className="button"
-        href={page.url}
+        href={note.url}
         target="_blank"
         rel="noopener noreferrer"
         data-testid="reader-original"

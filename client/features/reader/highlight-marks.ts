@@ -121,7 +121,7 @@ function sameImage(image: HTMLImageElement, url: string): boolean {
 
 /**
  * Clears old marks, then places and paints `highlights`. Text highlights are anchored against the
- * page text (position, then quote, then fuzzy); what cannot be placed is left out of the map.
+ * note's text (position, then quote, then fuzzy); what cannot be placed is left out of the map.
  */
 export function paintHighlights(
   root: HTMLElement,

@@ -7,15 +7,15 @@ import { formatCount } from '../../../src/rules/format-count.ts';
 import { Icon, type IconName } from '../../components/icons/Icon.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
-import { LibraryIcon } from '../library/library-icons.tsx';
-import { filtersPath, readFilters, withFilters } from '../library/library-url.ts';
-import { useStoredList, writeStoredList } from '../library/local-pref.ts';
-import { NAV_ENTRIES, type NavEntry } from '../library/nav-entries.ts';
+import { useStoredList, writeStoredList } from '../notes/local-pref.ts';
+import { NAV_ENTRIES, type NavEntry } from '../notes/nav-entries.ts';
+import { NotesIcon } from '../notes/note-icons.tsx';
+import { filtersPath, readFilters, withFilters } from '../notes/note-list-url.ts';
 
 // Tag and folder management load when their section is first opened.
-const TagSection = lazy(() => import('../library/TagSection.tsx').then((m) => ({ default: m.TagSection })));
+const TagSection = lazy(() => import('../notes/TagSection.tsx').then((m) => ({ default: m.TagSection })));
 const FolderSection = lazy(() =>
-  import('../library/FolderSection.tsx').then((m) => ({ default: m.FolderSection })),
+  import('../notes/FolderSection.tsx').then((m) => ({ default: m.FolderSection })),
 );
 
 function NavLink(props: {
@@ -71,7 +71,7 @@ function NavSection(props: {
       >
         <Icon name={props.entry.icon} />
         <span className="nav-label">{label}</span>
-        <LibraryIcon name="chevron" size={14} />
+        <NotesIcon name="chevron" size={14} />
       </button>
       {props.open && !props.compact && <Suspense fallback={null}>{props.children}</Suspense>}
     </>
@@ -82,7 +82,7 @@ function NavSection(props: {
 function QuickLinks({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const recent = useStoredList(STORAGE_KEYS.searchHistory).slice(0, 6);
-  if (recent.length === 0) return <p className="nav-empty muted">{t('library.noRecentSearches')}</p>;
+  if (recent.length === 0) return <p className="nav-empty muted">{t('notes.noRecentSearches')}</p>;
   return (
     <ul className="nav-sublist" data-testid="quick-links">
       {recent.map((keyword) => (
@@ -104,14 +104,14 @@ function QuickLinks({ onNavigate }: { onNavigate?: () => void }) {
 
 const FOLDER_SECTION_KEY = '*';
 
-/** The left navigation: library views with counts, Tag/Folder/Navigation sections, then the other screens. */
+/** The left navigation: note views with counts, Tag/Folder/Navigation sections, then the other screens. */
 export function Sidebar({ compact, onNavigate }: { compact: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const [location] = useLocation();
   const search = useSearch();
   const { data: me } = useMe();
-  const counts = useQuery({ ...trpc.library.counts.queryOptions(), enabled: Boolean(me) });
+  const counts = useQuery({ ...trpc.notes.counts.queryOptions(), enabled: Boolean(me) });
   const onHome = location === '/';
   const filters = onHome ? readFilters(search) : null;
   const [tagsOpen, setTagsOpen] = useState(false);

@@ -1,17 +1,17 @@
 import { AuthBindingSchema } from './auth-binding.entity.ts';
 import { FolderSchema } from './folder.entity.ts';
+import { HighlightSchema } from './highlight.entity.ts';
 import { NoteSchema } from './note.entity.ts';
-import { PageSchema } from './page.entity.ts';
-import { PageContentSchema } from './page-content.entity.ts';
+import { NoteContentSchema } from './note-content.entity.ts';
 import { SessionSchema } from './session.entity.ts';
 import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
 
 export { AuthBinding } from './auth-binding.entity.ts';
 export { Folder } from './folder.entity.ts';
+export { Highlight } from './highlight.entity.ts';
 export { Note } from './note.entity.ts';
-export { Page } from './page.entity.ts';
-export { PageContent } from './page-content.entity.ts';
+export { NoteContent } from './note-content.entity.ts';
 export { Session } from './session.entity.ts';
 export { User } from './user.entity.ts';
 export { VerificationCode } from './verification-code.entity.ts';
@@ -22,8 +22,8 @@ export const ENTITIES = [
   SessionSchema,
   VerificationCodeSchema,
   AuthBindingSchema,
-  PageSchema,
-  PageContentSchema,
   NoteSchema,
+  NoteContentSchema,
+  HighlightSchema,
   FolderSchema,
 ];

@@ -2,19 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CoreType, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { dayKey } from '../../../src/rules/daily-counter.ts';
+import { newId } from '../../../src/rules/id.ts';
 import { mergeText } from '../../../src/rules/merge-text.ts';
-import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
-import { Note, type Page, type User } from '../../db/entities/index.ts';
-import { indexNote } from '../search/search-index.ts';
+import { Highlight, type Note, type User } from '../../db/entities/index.ts';
+import { indexHighlight } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
   return dayKey(now, user.timeZone);
 }
 
-function toDaily(note: Note): DailyNote {
+function toDaily(note: Highlight): DailyNote {
   return {
     id: note.id,
     date: note.dailyDate ?? '',
@@ -31,7 +31,7 @@ function emptyDay(date: string): DailyNote {
 
 export async function getDay(em: EntityManager, user: User, date: string) {
   const notes = await em.find(
-    Note,
+    Highlight,
     { user: user.id, kind: NoteKind.daily, dailyDate: date },
     { orderBy: { createdAt: 'asc' } },
   );
@@ -56,23 +56,23 @@ export async function saveDay(
   return em.transactional(async (tem) => {
     // Create the day's note if needed, then lock it so concurrent saves queue up.
     await tem.execute(
-      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
        values (?, ?, ?, ?, '', ?, true, 0, ?, ?) on conflict ("user_id", "daily_date") where "daily_main" do nothing`,
-      [newNoteId(), user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
+      [newId(), user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
     );
     const [row] = await tem.execute<{ id: string; text: string; version: number }[]>(
-      'select "id", "text", "version" from "note" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
+      'select "id", "text", "version" from "highlight" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
       [user.id, input.date],
     );
     if (!row) throw new AppError('NOT_FOUND');
     const merged = row.version !== input.baseVersion;
     const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
     await tem.execute(
-      'update "note" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "user_id" = ? and "id" = ?',
+      'update "highlight" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "user_id" = ? and "id" = ?',
       [text, now, user.id, row.id],
     );
-    await indexNote(tem, { userId: user.id, id: row.id }, { text });
-    const note = await tem.findOneOrFail(Note, { user: user.id, id: row.id }, { refresh: true });
+    await indexHighlight(tem, { userId: user.id, id: row.id }, { text });
+    const note = await tem.findOneOrFail(Highlight, { user: user.id, id: row.id }, { refresh: true });
     return { ...toDaily(note), merged };
   });
 }
@@ -92,38 +92,38 @@ async function appendToDay(em: EntityManager, user: User, date: string, block: s
   const now = clock.now();
   return em.transactional(async (tem) => {
     const [row] = await tem.execute<{ id: string }[]>(
-      `insert into "note" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
+      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
        values (?, ?, ?, ?, ?, ?, true, 1, ?, ?)
        on conflict ("user_id", "daily_date") where "daily_main" do update set
-         "text" = case when "note"."text" = '' then excluded."text" else "note"."text" || E'\\n\\n' || excluded."text" end,
-         "version" = "note"."version" + 1, "updated_at" = excluded."updated_at"
+         "text" = case when "highlight"."text" = '' then excluded."text" else "highlight"."text" || E'\\n\\n' || excluded."text" end,
+         "version" = "highlight"."version" + 1, "updated_at" = excluded."updated_at"
        returning "id"`,
-      [newNoteId(), user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
+      [newId(), user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
     );
     if (!row) throw new AppError('NOT_FOUND');
-    const note = await tem.findOneOrFail(Note, { user: user.id, id: row.id }, { refresh: true });
-    await indexNote(tem, { userId: user.id, id: row.id }, note);
+    const note = await tem.findOneOrFail(Highlight, { user: user.id, id: row.id }, { refresh: true });
+    await indexHighlight(tem, { userId: user.id, id: row.id }, note);
     return toDaily(note);
   });
 }
 
-/** A quoted highlight with a link back to its page and to the highlight itself. */
-function highlightBlock(note: Note): string {
-  const page = note.page as Page | null;
-  const quote = (note.imageUrl ? `![](${note.imageUrl})` : note.text)
+/** A quoted highlight with a link back to its note and to the highlight itself. */
+function highlightBlock(highlight: Highlight): string {
+  const note = highlight.note as Note | null;
+  const quote = (highlight.imageUrl ? `![](${highlight.imageUrl})` : highlight.text)
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
-  const source = page
-    ? `\n\n— [${page.title}](/?pi=${page.id}&vs=article) · [↗](/?nx=${note.id}&vs=article)`
+  const source = note
+    ? `\n\n— [${note.title}](/?pi=${note.id}&vs=article) · [↗](/?nx=${highlight.id}&vs=article)`
     : '';
-  const annotation = note.annotation ? `\n\n${note.annotation}` : '';
+  const annotation = highlight.annotation ? `\n\n${highlight.annotation}` : '';
   return `${quote}${annotation}${source}`;
 }
 
 /**
  * Moves highlights into today's daily note (appended) or into a new daily entry of today;
- * the daily note links back to each source page and highlight.
+ * the daily note links back to each source note and highlight.
  */
 export async function moveHighlightsToDaily(
   em: EntityManager,
@@ -132,18 +132,18 @@ export async function moveHighlightsToDaily(
   target: 'today' | 'new',
   now = clock.now(),
 ) {
-  const notes = await em.find(
-    Note,
+  const highlights = await em.find(
+    Highlight,
     { id: { $in: ids }, user: user.id, kind: { $ne: NoteKind.daily } },
-    { populate: ['page'], orderBy: { createdAt: 'asc' } },
+    { populate: ['note'], orderBy: { createdAt: 'asc' } },
   );
-  if (notes.length !== new Set(ids).size) throw new AppError('NOT_FOUND');
-  const block = notes.map(highlightBlock).join('\n\n');
+  if (highlights.length !== new Set(ids).size) throw new AppError('NOT_FOUND');
+  const block = highlights.map(highlightBlock).join('\n\n');
   const date = today(user, now);
   if (target === 'today') return appendToDay(em, user, date, block);
   return em.transactional(async (tem) => {
-    const entry = tem.create(Note, {
-      id: newNoteId(),
+    const entry = tem.create(Highlight, {
+      id: newId(),
       user: user.id,
       kind: NoteKind.daily,
       coreType: CoreType.textNote,
@@ -151,7 +151,7 @@ export async function moveHighlightsToDaily(
       text: block,
     });
     await tem.flush();
-    await indexNote(tem, { userId: user.id, id: entry.id }, entry);
+    await indexHighlight(tem, { userId: user.id, id: entry.id }, entry);
     return toDaily(entry);
   });
 }
@@ -180,7 +180,7 @@ export async function listDays(
   }
   params.push(input.limit + 1);
   const rows = await em.execute<{ id: string; daily_date: string; text: string; updated_at: Date }[]>(
-    `select distinct on (n.daily_date) n.id, n.daily_date, n.text, n.updated_at from note n
+    `select distinct on (n.daily_date) n.id, n.daily_date, n.text, n.updated_at from highlight n
      where ${where.join(' and ')} order by n.daily_date desc, n.updated_at desc limit ?`,
     params,
   );

@@ -1,53 +1,53 @@
-import { noteHasLink } from '../../../src/rules/link.ts';
-import type { Highlight, HighlightListItem } from '../../../src/schemas/highlights.ts';
-import type { Note } from '../../db/entities/index.ts';
+import { textNoteHasLink } from '../../../src/rules/link.ts';
+import type { HighlightListItem, Highlight as HighlightView } from '../../../src/schemas/highlights.ts';
+import type { Highlight } from '../../db/entities/index.ts';
 
-function pageIdOf(note: Note): string | null {
-  const page = note.page as unknown as { id: string } | string | null | undefined;
-  if (!page) return null;
-  return typeof page === 'string' ? page : page.id;
+function noteIdOf(highlight: Highlight): string | null {
+  const note = highlight.note as unknown as { id: string } | string | null | undefined;
+  if (!note) return null;
+  return typeof note === 'string' ? note : note.id;
 }
 
-export function toHighlight(note: Note): Highlight {
+export function toHighlightView(highlight: Highlight): HighlightView {
   return {
-    id: note.id,
-    pageId: pageIdOf(note),
-    kind: note.kind,
-    coreType: note.coreType,
-    text: note.text,
-    slotId: note.slotId,
-    style: note.style,
-    imageUrl: note.imageUrl ?? null,
-    selectors: note.selectors ?? null,
-    positionStart: note.positionStart ?? null,
-    detached: note.detached,
+    id: highlight.id,
+    noteId: noteIdOf(highlight),
+    kind: highlight.kind,
+    coreType: highlight.coreType,
+    text: highlight.text,
+    slotId: highlight.slotId,
+    style: highlight.style,
+    imageUrl: highlight.imageUrl ?? null,
+    selectors: highlight.selectors ?? null,
+    positionStart: highlight.positionStart ?? null,
+    detached: highlight.detached,
     annotation:
-      note.annotation && note.annotationId && note.annotatedAt
-        ? { id: note.annotationId, message: note.annotation, createdAt: note.annotatedAt }
+      highlight.annotation && highlight.annotationId && highlight.annotatedAt
+        ? { id: highlight.annotationId, message: highlight.annotation, createdAt: highlight.annotatedAt }
         : null,
-    tags: note.tags,
-    hasLink: noteHasLink(note.text, note.coreType),
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
+    tags: highlight.tags,
+    hasLink: textNoteHasLink(highlight.text, highlight.coreType),
+    createdAt: highlight.createdAt,
+    updatedAt: highlight.updatedAt,
   };
 }
 
 const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 
-/** A raw note row joined with its page's title and url, straight to the list shape. */
+/** A raw highlight row joined with its note's title and url, straight to the list shape. */
 export function rowToHighlightListItem(row: Record<string, unknown>): HighlightListItem {
   const text = String(row.text ?? '');
   const coreType = Number(row.core_type);
   return {
     id: String(row.id),
-    pageId: (row.page_id as string | null) ?? null,
+    noteId: (row.note_id as string | null) ?? null,
     kind: Number(row.kind),
     coreType,
     text,
     slotId: Number(row.slot_id),
     style: Number(row.style),
     imageUrl: (row.image_url as string | null) ?? null,
-    selectors: (row.selectors as Highlight['selectors']) ?? null,
+    selectors: (row.selectors as HighlightView['selectors']) ?? null,
     positionStart: row.position_start == null ? null : Number(row.position_start),
     detached: Boolean(row.detached),
     annotation:
@@ -59,11 +59,11 @@ export function rowToHighlightListItem(row: Record<string, unknown>): HighlightL
           }
         : null,
     tags: (row.tags as string[] | null) ?? [],
-    hasLink: noteHasLink(text, coreType),
+    hasLink: textNoteHasLink(text, coreType),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
-    page: row.page_id
-      ? { id: String(row.page_id), title: String(row.page_title ?? ''), url: String(row.page_url ?? '') }
+    note: row.note_id
+      ? { id: String(row.note_id), title: String(row.note_title ?? ''), url: String(row.note_url ?? '') }
       : null,
   };
 }

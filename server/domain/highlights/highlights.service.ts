@@ -3,18 +3,18 @@ import { anchor, anchorAll } from '../../../src/anchoring/index.ts';
 import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
 import { CoreType, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
+import { newId } from '../../../src/rules/id.ts';
 import { findMathError } from '../../../src/rules/math.ts';
-import { newNoteId } from '../../../src/rules/note-id.ts';
 import type { CreateHighlightInput, UpdateHighlightInput } from '../../../src/schemas/highlights.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
-import { Note, Page, PageContent, type User } from '../../db/entities/index.ts';
+import { Highlight, Note, NoteContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
-import { indexNote, indexPageNotes } from '../search/search-index.ts';
+import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
 import { rowToHighlightListItem } from './highlight-view.ts';
 
-/** Highlights and image highlights count towards the page's highlight count; text notes don't. */
+/** Highlights and image highlights count towards the note's highlight count; text notes don't. */
 const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
 
 function checkMath(annotation: string | null | undefined): void {
@@ -23,13 +23,13 @@ function checkMath(annotation: string | null | undefined): void {
   if (error) throw new AppError('BAD_REQUEST', error.messageKey, { detail: error.detail });
 }
 
-async function ownPage(em: EntityManager, user: User, pageId: string): Promise<Page> {
-  const page = await em.findOne(Page, { id: pageId, user: user.id });
-  if (!page) throw new AppError('NOT_FOUND');
-  return page;
+async function ownNote(em: EntityManager, user: User, noteId: string): Promise<Note> {
+  const note = await em.findOne(Note, { id: noteId, user: user.id });
+  if (!note) throw new AppError('NOT_FOUND');
+  return note;
 }
 
-/** Where the selectors land in the page text now (position first, then quote, then fuzzy). */
+/** Where the selectors land in the note text now (position first, then quote, then fuzzy). */
 function place(text: string, selectors: HighlightSelectors | null | undefined) {
   if (!selectors) return { positionStart: null, positionEnd: null, detached: false };
   const result = anchor(text, selectors);
@@ -39,27 +39,27 @@ function place(text: string, selectors: HighlightSelectors | null | undefined) {
 }
 
 /**
- * Creates a highlight or note with the client's id. Repeating the same create returns the
- * existing note (an offline queue or a retry is harmless); the page's highlight count moves in
+ * Creates a highlight or highlight with the client's id. Repeating the same create returns the
+ * existing highlight (an offline queue or a retry is harmless); the note's highlight count moves in
  * the same transaction, by one, only when a row was really inserted.
  */
 export async function createHighlight(
   em: EntityManager,
   user: User,
   input: CreateHighlightInput,
-): Promise<Note> {
+): Promise<Highlight> {
   checkMath(input.annotation);
-  const page = await ownPage(em, user, input.pageId);
-  const content = await em.findOne(PageContent, { page: page.id });
+  const note = await ownNote(em, user, input.noteId);
+  const content = await em.findOne(NoteContent, { note: note.id });
   const placement = place(content?.text ?? '', input.selectors);
   const now = clock.now();
   return em.transactional(async (tem) => {
     const inserted = await tem
-      .createQueryBuilder(Note)
+      .createQueryBuilder(Highlight)
       .insert({
         id: input.id,
         user: user.id,
-        page: page.id,
+        note: note.id,
         coreType: input.coreType,
         text:
           input.coreType === CoreType.highlight && input.selectors ? input.selectors.quote.exact : input.text,
@@ -69,7 +69,7 @@ export async function createHighlight(
         selectors: input.selectors ?? null,
         ...placement,
         annotation: input.annotation || null,
-        annotationId: input.annotation ? newNoteId() : null,
+        annotationId: input.annotation ? newId() : null,
         annotatedAt: input.annotation ? now : null,
         tags: input.tags,
         createdAt: now,
@@ -78,18 +78,19 @@ export async function createHighlight(
       .onConflict(['user', 'id'])
       .ignore()
       .execute('run');
-    const note = await tem.findOne(Note, { id: input.id, user: user.id });
-    if (!note || (note.page as unknown as { id: string })?.id !== page.id) throw new AppError('CONFLICT');
+    const highlight = await tem.findOne(Highlight, { id: input.id, user: user.id });
+    if (!highlight || (highlight.note as unknown as { id: string })?.id !== note.id)
+      throw new AppError('CONFLICT');
     if (inserted.affectedRows === 1) {
-      await indexNote(tem, { userId: user.id, id: note.id }, note);
-      await indexPageNotes(tem, page.id);
+      await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
+      await indexNoteHighlights(tem, note.id);
       if (COUNTED.has(input.coreType)) {
-        await tem.execute('update "page" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
-          page.id,
+        await tem.execute('update "note" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
+          note.id,
         ]);
       }
     }
-    return note;
+    return highlight;
   });
 }
 
@@ -97,73 +98,77 @@ export async function updateHighlight(
   em: EntityManager,
   user: User,
   input: UpdateHighlightInput,
-): Promise<Note> {
-  const note = await em.findOne(Note, { id: input.id, user: user.id });
-  if (!note) throw new AppError('NOT_FOUND');
-  if (input.slotId !== undefined) note.slotId = input.slotId;
-  if (input.style !== undefined) note.style = input.style;
-  if (input.tags !== undefined) note.tags = input.tags;
-  if (input.text !== undefined && note.coreType === CoreType.textNote) {
+): Promise<Highlight> {
+  const highlight = await em.findOne(Highlight, { id: input.id, user: user.id });
+  if (!highlight) throw new AppError('NOT_FOUND');
+  if (input.slotId !== undefined) highlight.slotId = input.slotId;
+  if (input.style !== undefined) highlight.style = input.style;
+  if (input.tags !== undefined) highlight.tags = input.tags;
+  if (input.text !== undefined && highlight.coreType === CoreType.textNote) {
     if (!input.text.trim()) throw new AppError('BAD_REQUEST', 'errors.cannotBeEmpty');
-    note.text = input.text;
+    highlight.text = input.text;
   }
   if (input.annotation !== undefined) {
     checkMath(input.annotation);
     const message = input.annotation?.trim() ? input.annotation : null;
-    if (message !== note.annotation) {
-      note.annotation = message;
-      note.annotationId = message ? (note.annotationId ?? newNoteId()) : null;
-      note.annotatedAt = message ? clock.now() : null;
+    if (message !== highlight.annotation) {
+      highlight.annotation = message;
+      highlight.annotationId = message ? (highlight.annotationId ?? newId()) : null;
+      highlight.annotatedAt = message ? clock.now() : null;
     }
   }
-  const pageId = (note.page as unknown as { id: string } | null)?.id;
+  const noteId = (highlight.note as unknown as { id: string } | null)?.id;
   await em.transactional(async (tem) => {
     await tem.flush();
-    await indexNote(tem, { userId: user.id, id: note.id }, note);
-    if (pageId) await indexPageNotes(tem, pageId);
+    await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
+    if (noteId) await indexNoteHighlights(tem, noteId);
   });
-  return note;
+  return highlight;
 }
 
-/** Deletes one of the user's notes; the page count drops by one only if a row was deleted. */
+/** Deletes one of the user's highlights; the note's highlight count drops by one only if a row was deleted. */
 export async function deleteHighlight(em: EntityManager, user: User, id: string): Promise<void> {
   await em.transactional(async (tem) => {
-    const rows = await tem.execute<{ page_id: string | null; core_type: number }[]>(
-      'delete from "note" where "id" = ? and "user_id" = ? returning "page_id", "core_type"',
+    const rows = await tem.execute<{ note_id: string | null; core_type: number }[]>(
+      'delete from "highlight" where "id" = ? and "user_id" = ? returning "note_id", "core_type"',
       [id, user.id],
     );
     const deleted = rows[0];
     if (!deleted) throw new AppError('NOT_FOUND');
-    if (deleted.page_id) await indexPageNotes(tem, deleted.page_id);
-    if (deleted.page_id && COUNTED.has(deleted.core_type)) {
+    if (deleted.note_id) await indexNoteHighlights(tem, deleted.note_id);
+    if (deleted.note_id && COUNTED.has(deleted.core_type)) {
       await tem.execute(
-        'update "page" set "highlight_count" = greatest("highlight_count" - 1, 0) where "id" = ?',
-        [deleted.page_id],
+        'update "note" set "highlight_count" = greatest("highlight_count" - 1, 0) where "id" = ?',
+        [deleted.note_id],
       );
     }
   });
 }
 
-/** The page (or day) a note belongs to, for the `?nx=` deep link. */
+/** The note (or day) a highlight belongs to, for the `?nx=` deep link. */
 export async function locateHighlight(em: EntityManager, user: User, id: string) {
-  const note = await em.findOne(Note, { id, user: user.id }, { fields: ['id', 'page', 'dailyDate'] });
-  if (!note) throw new AppError('NOT_FOUND');
-  const page = note.page as unknown as { id: string } | null;
-  return { pageId: page?.id ?? null, dailyDate: note.dailyDate ?? null };
+  const highlight = await em.findOne(
+    Highlight,
+    { id, user: user.id },
+    { fields: ['id', 'note', 'dailyDate'] },
+  );
+  if (!highlight) throw new AppError('NOT_FOUND');
+  const note = highlight.note as unknown as { id: string } | null;
+  return { noteId: note?.id ?? null, dailyDate: highlight.dailyDate ?? null };
 }
 
-/** A page's notes in reading order (detached ones last). */
-export async function pageHighlights(em: EntityManager, user: User, pageId: string): Promise<Note[]> {
-  await ownPage(em, user, pageId);
+/** A note's highlights in reading order (detached ones last). */
+export async function noteHighlights(em: EntityManager, user: User, noteId: string): Promise<Highlight[]> {
+  await ownNote(em, user, noteId);
   return em.find(
-    Note,
-    { page: pageId, user: user.id },
+    Highlight,
+    { note: noteId, user: user.id },
     { orderBy: { positionStart: 'asc nulls last', createdAt: 'asc' } },
   );
 }
 
 export interface HighlightFilter {
-  pageId?: string | undefined;
+  noteId?: string | undefined;
   slotId?: number | undefined;
   tag?: string | undefined;
   q?: string | undefined;
@@ -172,16 +177,16 @@ export interface HighlightFilter {
 }
 
 /**
- * Every highlight across pages, newest first, filtered by colour, tag, page and keywords;
+ * Every highlight across notes, newest first, filtered by colour, tag, note and keywords;
  * keyset-paginated, one statement, rows mapped straight to the list shape.
  */
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
-  if (filter.pageId) await ownPage(em, user, filter.pageId);
+  if (filter.noteId) await ownNote(em, user, filter.noteId);
   const params: unknown[] = [user.id];
-  const where = ['n.user_id = ?', 'n.page_id is not null', `n.kind <> ${NoteKind.daily}`];
-  if (filter.pageId) {
-    where.push('n.page_id = ?');
-    params.push(filter.pageId);
+  const where = ['n.user_id = ?', 'n.note_id is not null', `n.kind <> ${NoteKind.daily}`];
+  if (filter.noteId) {
+    where.push('n.note_id = ?');
+    params.push(filter.noteId);
   }
   if (filter.slotId !== undefined) {
     where.push('n.slot_id = ?');
@@ -208,10 +213,10 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
   }
   params.push(filter.limit + 1);
   const rows = await em.execute<Record<string, unknown>[]>(
-    `select n.id, n.page_id, n.kind, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
+    `select n.id, n.note_id, n.kind, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
        n.position_start, n.detached, n.annotation_id, n.annotation, n.annotated_at, n.tags, n.created_at,
-       n.updated_at, p.title as page_title, p.url as page_url
-     from note n join page p on p.id = n.page_id
+       n.updated_at, p.title as note_title, p.url as note_url
+     from highlight n join note p on p.id = n.note_id
      where ${where.join(' and ')} order by n.created_at desc, n.id desc limit ?`,
     params,
   );
@@ -219,40 +224,40 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
 }
 
 /**
- * After a page's text changes (re-parse), its highlights move with their text; one that
+ * After a note's text changes (re-parse), its highlights move with their text; one that
  * cannot be placed is kept and marked detached, never dropped.
  */
-export async function reanchorPage(
+export async function reanchorNote(
   em: EntityManager,
-  pageId: string,
+  noteId: string,
   text: string,
 ): Promise<{ moved: number; detached: number }> {
-  const notes = await em.find(Note, { page: pageId, selectors: { $ne: null } });
-  if (!notes.length) return { moved: 0, detached: 0 };
+  const highlights = await em.find(Highlight, { note: noteId, selectors: { $ne: null } });
+  if (!highlights.length) return { moved: 0, detached: 0 };
   const results = anchorAll(
     text,
-    notes.map((n) => n.selectors as HighlightSelectors),
+    highlights.map((n) => n.selectors as HighlightSelectors),
   );
   let detached = 0;
-  notes.forEach((note, i) => {
+  highlights.forEach((highlight, i) => {
     const result = results[i];
     if (!result || result.status === 'detached') {
-      note.detached = true;
-      note.positionStart = null;
-      note.positionEnd = null;
+      highlight.detached = true;
+      highlight.positionStart = null;
+      highlight.positionEnd = null;
       detached++;
       return;
     }
-    note.detached = false;
-    note.positionStart = result.start;
-    note.positionEnd = result.end;
+    highlight.detached = false;
+    highlight.positionStart = result.start;
+    highlight.positionEnd = result.end;
     // The next re-anchor starts from where the text is now.
-    const selectors = note.selectors as HighlightSelectors;
-    note.selectors = {
+    const selectors = highlight.selectors as HighlightSelectors;
+    highlight.selectors = {
       ...selectors,
       position: { type: 'TextPositionSelector', start: result.start, end: result.end },
     };
   });
   await em.flush();
-  return { moved: notes.length - detached, detached };
+  return { moved: highlights.length - detached, detached };
 }

@@ -26,7 +26,7 @@ export async function setSearchIndexVersion(em: EntityManager, version: number):
 
 /**
  * Rebuilds every stored search vector with the current tokenizer, once: when the recorded
- * version is behind SEARCH_TOKENS_VERSION. Pages, then notes, in batches in key order (keyset
+ * version is behind SEARCH_TOKENS_VERSION. Notes, then highlights, in batches in key order (keyset
  * pagination); each batch locks its rows while it reads and rewrites them, so an edit made
  * meanwhile waits and then writes its own vector over ours, never the other way round. The
  * version is recorded only at the end, so an interrupted run simply starts again. Running it
@@ -35,109 +35,111 @@ export async function setSearchIndexVersion(em: EntityManager, version: number):
 export async function reindexSearch(
   em: EntityManager,
   { batchSize = BATCH_SIZE }: { batchSize?: number } = {},
-): Promise<{ upToDate: true } | { pages: number; notes: number }> {
+): Promise<{ upToDate: true } | { notes: number; highlights: number }> {
   if ((await searchIndexVersion(em)) >= SEARCH_TOKENS_VERSION) return { upToDate: true };
-  let pages = 0;
-  for (let after = ''; ; ) {
-    const done = await em.transactional((tem) => reindexPages(tem, after, batchSize));
-    pages += done.count;
-    if (done.last === null) break;
-    after = done.last;
-  }
   let notes = 0;
-  for (let after: NoteKey = { userId: '0', id: '' }; ; ) {
+  for (let after = ''; ; ) {
     const done = await em.transactional((tem) => reindexNotes(tem, after, batchSize));
     notes += done.count;
     if (done.last === null) break;
     after = done.last;
   }
+  let highlights = 0;
+  for (let after: NoteKey = { userId: '0', id: '' }; ; ) {
+    const done = await em.transactional((tem) => reindexHighlights(tem, after, batchSize));
+    highlights += done.count;
+    if (done.last === null) break;
+    after = done.last;
+  }
   await setSearchIndexVersion(em, SEARCH_TOKENS_VERSION);
-  return { pages, notes };
+  return { notes, highlights };
 }
 
 /**
- * One batch of pages after `after`: the page's own vector as indexPage writes it (title, site,
- * author, article text; a page never clipped keeps its empty one) and its notes' vector as
- * indexPageNotes writes it. `last` is null when this was the final batch.
+ * One batch of notes after `after`: the note's own vector as indexNote writes it (title, site,
+ * author, article text; a note never clipped keeps its empty one) and its highlights' vector as
+ * indexNoteHighlights writes it. `last` is null when this was the final batch.
  */
-async function reindexPages(
+async function reindexNotes(
   em: EntityManager,
   after: string,
   limit: number,
 ): Promise<{ count: number; last: string | null }> {
-  const pages = await em.execute<
+  const notes = await em.execute<
     { id: string; title: string; site_name: string | null; author: string | null; indexed: boolean }[]
   >(
-    `select "id", "title", "site_name", "author", "search_vector" <> ''::tsvector as "indexed" from "page"
+    `select "id", "title", "site_name", "author", "search_vector" <> ''::tsvector as "indexed" from "note"
      where "id" > ? order by "id" limit ? for update`,
     [after, limit],
   );
-  if (!pages.length) return { count: 0, last: null };
-  const ids = pgTextArray(pages.map((p) => p.id));
+  if (!notes.length) return { count: 0, last: null };
+  const ids = pgTextArray(notes.map((p) => p.id));
   const texts = new Map(
     (
-      await em.execute<{ page_id: string; text: string }[]>(
-        'select "page_id", "text" from "page_content" where "page_id" = any(?::text[])',
+      await em.execute<{ note_id: string; text: string }[]>(
+        'select "note_id", "text" from "note_content" where "note_id" = any(?::text[])',
         [ids],
       )
-    ).map((c) => [c.page_id, c.text]),
+    ).map((c) => [c.note_id, c.text]),
   );
-  const notes = new Map<string, string[]>();
-  for (const n of await em.execute<{ page_id: string; text: string; annotation: string | null }[]>(
-    'select "page_id", "text", "annotation" from "note" where "page_id" = any(?::text[])',
+  const highlights = new Map<string, string[]>();
+  for (const n of await em.execute<{ note_id: string; text: string; annotation: string | null }[]>(
+    'select "note_id", "text", "annotation" from "highlight" where "note_id" = any(?::text[])',
     [ids],
   )) {
-    const list = notes.get(n.page_id) ?? [];
+    const list = highlights.get(n.note_id) ?? [];
     list.push(n.text, n.annotation ?? '');
-    notes.set(n.page_id, list);
+    highlights.set(n.note_id, list);
   }
   await em.execute(
-    `update "page" p set "search_vector" = v.search::tsvector, "notes_vector" = v.notes::tsvector
-     from unnest(?::text[], ?::text[], ?::text[]) as v(id, search, notes) where p."id" = v.id`,
+    `update "note" p set "search_vector" = v.search::tsvector, "highlights_vector" = v.highlights::tsvector
+     from unnest(?::text[], ?::text[], ?::text[]) as v(id, search, highlights) where p."id" = v.id`,
     [
       ids,
       pgTextArray(
-        pages.map((p) =>
+        notes.map((p) =>
           p.indexed ? tsvectorLiteral(p.title, p.site_name, p.author, texts.get(p.id) ?? '') : '',
         ),
       ),
-      pgTextArray(pages.map((p) => tsvectorLiteral(...(notes.get(p.id) ?? [])))),
+      pgTextArray(notes.map((p) => tsvectorLiteral(...(highlights.get(p.id) ?? [])))),
     ],
   );
-  return { count: pages.length, last: pages.length < limit ? null : (pages.at(-1)?.id ?? null) };
+  return { count: notes.length, last: notes.length < limit ? null : (notes.at(-1)?.id ?? null) };
 }
 
-/** Notes are keyed by owner and id; user ids travel as text (bigint). */
+/** Highlights are keyed by owner and id; user ids travel as text (bigint). */
 interface NoteKey {
   userId: string;
   id: string;
 }
 
-/** One batch of notes after `after`: each note's vector as indexNote writes it (text, annotation). */
-async function reindexNotes(
+/** One batch of highlights after `after`: each highlight's vector as indexHighlight writes it (text, annotation). */
+async function reindexHighlights(
   em: EntityManager,
   after: NoteKey,
   limit: number,
 ): Promise<{ count: number; last: NoteKey | null }> {
-  const notes = await em.execute<{ user_id: string; id: string; text: string; annotation: string | null }[]>(
-    `select "user_id"::text as "user_id", "id", "text", "annotation" from "note"
+  const highlights = await em.execute<
+    { user_id: string; id: string; text: string; annotation: string | null }[]
+  >(
+    `select "user_id"::text as "user_id", "id", "text", "annotation" from "highlight"
      where ("user_id", "id") > (?::bigint, ?) order by "user_id", "id" limit ? for update`,
     [after.userId, after.id, limit],
   );
-  if (!notes.length) return { count: 0, last: null };
+  if (!highlights.length) return { count: 0, last: null };
   await em.execute(
-    `update "note" n set "search_vector" = v.search::tsvector
+    `update "highlight" n set "search_vector" = v.search::tsvector
      from unnest(?::bigint[], ?::text[], ?::text[]) as v(user_id, id, search)
      where n."user_id" = v.user_id and n."id" = v.id`,
     [
-      pgTextArray(notes.map((n) => n.user_id)),
-      pgTextArray(notes.map((n) => n.id)),
-      pgTextArray(notes.map((n) => tsvectorLiteral(n.text, n.annotation))),
+      pgTextArray(highlights.map((n) => n.user_id)),
+      pgTextArray(highlights.map((n) => n.id)),
+      pgTextArray(highlights.map((n) => tsvectorLiteral(n.text, n.annotation))),
     ],
   );
-  const last = notes.at(-1);
+  const last = highlights.at(-1);
   return {
-    count: notes.length,
-    last: notes.length < limit || !last ? null : { userId: last.user_id, id: last.id },
+    count: highlights.length,
+    last: highlights.length < limit || !last ? null : { userId: last.user_id, id: last.id },
   };
 }

@@ -1,0 +1,169 @@
+import { type CSSProperties, lazy, type MouseEvent, memo, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { deepLinkSearch } from '../../../src/deep-link.ts';
+import { type Flow, ViewStyle } from '../../../src/enums.ts';
+import type { NoteSummary } from '../../../src/schemas/notes.ts';
+import { Icon } from '../../components/icons/Icon.tsx';
+import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
+import { useDragSource } from './drag-source.ts';
+import { formatDate } from './format-date.ts';
+import { SearchHits } from './search-hits.tsx';
+
+// The hover toolbar is not needed to show the list: it arrives just after the first paint.
+const RowActions = lazy(() => import('./RowActions.tsx').then((m) => ({ default: m.RowActions })));
+
+/** The reader's address for a note: the spec's deep link `/?pi=…&vs=…`. */
+export function readerPath(noteId: string, viewStyle: ViewStyle = ViewStyle.article): string {
+  return `/${deepLinkSearch({ kind: 'note', noteId, viewStyle })}`;
+}
+
+function siteOf(note: NoteSummary): string {
+  if (note.siteName) return note.siteName;
+  try {
+    return new URL(note.url).hostname;
+  } catch {
+    return note.url;
+  }
+}
+
+/** A plain click opens the reader in place; modified clicks keep the browser's link behaviour. */
+function opensInPlace(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/** What a row can ask the list to do; the list owns selection, dialogs and mutations. */
+export interface RowHandlers {
+  open(noteId: string): void;
+  /** A click on the row's checkbox (or a Shift+click anywhere): toggle, or select a range. */
+  select(index: number, range: boolean): void;
+  focus(index: number): void;
+  flow(note: NoteSummary, flow: Flow): void;
+  trash(note: NoteSummary): void;
+  restore(note: NoteSummary): void;
+  deleteForever(note: NoteSummary): void;
+  editTags(note: NoteSummary): void;
+  filterTag(tag: string): void;
+  /** The ids a drag from this row carries: the selection when the row is in it. */
+  dragIds(noteId: string): string[];
+}
+
+export const NoteListItem = memo(function NoteListItem(props: {
+  note: NoteSummary;
+  index: number;
+  view: ViewStyle;
+  style: CSSProperties;
+  active: boolean;
+  selected: boolean;
+  inTrash: boolean;
+  matcher: RegExp | null;
+  on: RowHandlers;
+}) {
+  const { note, index, view, on } = props;
+  const { t, i18n } = useTranslation();
+  const drag = useDragSource(() => on.dragIds(note.id));
+  const title = note.title || t('common.noTitle');
+  const showThumb = view !== ViewStyle.list && note.leadImageUrl;
+  return (
+    <li
+      className="note-item"
+      data-testid="note-item"
+      data-note-id={note.id}
+      data-index={index}
+      data-clip-status={note.clipStatus}
+      data-flow={note.flow}
+      data-active={props.active || undefined}
+      data-selected={props.selected || undefined}
+      style={props.style}
+      onClickCapture={(event) => {
+        if (event.shiftKey) {
+          event.preventDefault();
+          event.stopPropagation();
+          on.select(index, true);
+        }
+      }}
+      onFocus={() => on.focus(index)}
+      {...drag}
+    >
+      <input
+        type="checkbox"
+        className="note-item-check"
+        data-testid="note-select"
+        aria-label={t('notes.selectNote', { title })}
+        checked={props.selected}
+        onChange={() => on.select(index, false)}
+      />
+      {showThumb && (
+        <img
+          className="note-item-thumb"
+          src={note.leadImageUrl ?? undefined}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          referrerPolicy="no-referrer"
+          draggable={false}
+          onError={(event) => {
+            event.currentTarget.hidden = true;
+          }}
+        />
+      )}
+      <div className="note-item-body">
+        <h2 className="note-item-title" dir="auto">
+          <a
+            className="note-item-link"
+            href={readerPath(note.id, view)}
+            draggable={false}
+            onClick={(event) => {
+              if (!opensInPlace(event)) return;
+              event.preventDefault();
+              on.open(note.id);
+            }}
+          >
+            <SearchHits text={title} matcher={props.matcher} />
+          </a>
+        </h2>
+        <p className="note-item-meta">
+          <span dir="auto">{siteOf(note)}</span>
+          <span aria-hidden="true"> · </span>
+          <time dateTime={note.createdAt.toISOString()}>{formatDate(note.createdAt, i18n.language)}</time>
+          {note.highlightCount > 0 && (
+            <span
+              className="note-item-count"
+              title={t('notes.highlightCount', { count: note.highlightCount })}
+            >
+              <Icon name="highlight" size={13} />
+              {note.highlightCount}
+            </span>
+          )}
+        </p>
+        {view !== ViewStyle.list && note.excerpt && (
+          <p className="note-item-excerpt" dir="auto">
+            <SearchHits text={note.excerpt} matcher={props.matcher} />
+          </p>
+        )}
+        {note.tags.length > 0 && (
+          <ul className="note-item-tags" aria-label={t('nav.tag')}>
+            {note.tags.map((tag) => (
+              <li key={tag}>
+                <button
+                  type="button"
+                  className="tag-chip"
+                  dir="auto"
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    on.filterTag(tag);
+                  }}
+                >
+                  #{tag}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <ClipStatusNote note={note} className="note-item-status" />
+      </div>
+      <Suspense fallback={null}>
+        <RowActions note={note} inTrash={props.inTrash} on={on} />
+      </Suspense>
+    </li>
+  );
+});

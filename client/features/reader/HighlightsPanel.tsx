@@ -1,0 +1,217 @@
+import { Dialog } from 'radix-ui';
+import { type RefObject, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CoreType, TextTooltipStyle } from '../../../src/enums.ts';
+import type { Highlight } from '../../../src/schemas/highlights.ts';
+import { AnnotationView } from '../highlights/AnnotationView.tsx';
+import { highlightVars } from '../highlights/highlight-look.ts';
+import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../highlights/tooltip-style.ts';
+import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
+import { flashHighlight } from './flash.ts';
+import type { Placement } from './highlight-marks.ts';
+
+interface Sections {
+  placed: Highlight[];
+  unplaced: Highlight[];
+  textNotes: Highlight[];
+}
+
+/** Reading order for what is painted; detached (or unplaceable) highlights apart, never dropped. */
+function sectionsOf(highlights: readonly Highlight[], placements: ReadonlyMap<string, Placement>): Sections {
+  const sections: Sections = { placed: [], unplaced: [], textNotes: [] };
+  for (const h of highlights) {
+    if (h.coreType === CoreType.textNote) sections.textNotes.push(h);
+    else if (!h.detached && placements.has(h.id)) sections.placed.push(h);
+    else sections.unplaced.push(h);
+  }
+  const at = (h: Highlight) => placements.get(h.id)?.start ?? h.positionStart ?? Number.MAX_SAFE_INTEGER;
+  sections.placed.sort((a, b) => at(a) - at(b));
+  return sections;
+}
+
+function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: () => void }) {
+  const quote = highlight.imageUrl ? (
+    <img className="panel-image" src={highlight.imageUrl} alt="" loading="lazy" />
+  ) : (
+    <span className="panel-quote-text">{highlight.text}</span>
+  );
+  return (
+    <li
+      className="panel-entry"
+      data-testid="panel-entry"
+      data-highlight-id={highlight.id}
+      style={highlightVars(highlight.slotId)}
+    >
+      {onJump ? (
+        <button type="button" className="panel-quote" onClick={onJump}>
+          {quote}
+        </button>
+      ) : (
+        <div className="panel-quote">{quote}</div>
+      )}
+      {highlight.annotation && (
+        <AnnotationView markdown={highlight.annotation.message} className="panel-annotation" />
+      )}
+      {highlight.tags.length > 0 && (
+        <p className="panel-tags">
+          {highlight.tags.map((tag) => (
+            <span key={tag} className="tag-chip">
+              {tag}
+            </span>
+          ))}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** The reader's highlights drawer: highlights in reading order, ones that could not be placed, text notes. */
+export function HighlightsPanel({
+  root,
+  highlights,
+  placements,
+  actions,
+}: {
+  root: RefObject<HTMLElement | null>;
+  highlights: readonly Highlight[];
+  placements: ReadonlyMap<string, Placement>;
+  actions: HighlightActions;
+}) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [tooltipStyle, setTooltipStyle] = useTooltipStyle();
+  const textNoteInputId = useId();
+  const styleId = useId();
+  const { placed, unplaced, textNotes } = sectionsOf(highlights, placements);
+  const count = placed.length + unplaced.length;
+
+  const jump = (id: string) => {
+    setOpen(false);
+    // After the drawer has let go of the page's scroll.
+    setTimeout(() => root.current && flashHighlight(root.current, id), 50);
+  };
+  async function addNote() {
+    const text = draft.trim();
+    if (!text) return;
+    setDraft('');
+    const saved = await actions.create({ coreType: CoreType.textNote, text });
+    if (!saved) setDraft(text);
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="button" data-testid="reader-highlights" data-count={count}>
+        {t('highlights.panelTitle')}
+        {count > 0 && <span className="panel-count">{count}</span>}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="drawer-overlay" />
+        <Dialog.Content
+          className="drawer panel-drawer"
+          data-testid="panel-panel"
+          aria-describedby={undefined}
+        >
+          <div className="drawer-head">
+            <Dialog.Title className="panel-title">{t('highlights.panelTitle')}</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label={t('common.close')}>
+              <span aria-hidden="true">×</span>
+            </Dialog.Close>
+          </div>
+          {placed.length === 0 && unplaced.length === 0 && <p className="muted">{t('highlights.noneYet')}</p>}
+          {placed.length > 0 && (
+            <ol className="panel-list" data-testid="panel-placed">
+              {placed.map((h) => (
+                <HighlightEntry key={h.id} highlight={h} onJump={() => jump(h.id)} />
+              ))}
+            </ol>
+          )}
+          {unplaced.length > 0 && (
+            <section className="panel-section" data-testid="panel-unplaced">
+              <h3>{t('highlights.couldNotPlace')}</h3>
+              <p className="muted panel-hint">{t('highlights.couldNotPlaceHint')}</p>
+              <ul className="panel-list">
+                {unplaced.map((h) => (
+                  <HighlightEntry key={h.id} highlight={h} />
+                ))}
+              </ul>
+            </section>
+          )}
+          <section className="panel-section" data-testid="panel-text-notes">
+            <h3>{t('highlights.textNotes')}</h3>
+            {textNotes.length > 0 && (
+              <ul className="panel-list">
+                {textNotes.map((textNote) => (
+                  <li
+                    key={textNote.id}
+                    className="panel-entry panel-text-note"
+                    data-testid="panel-text-note"
+                    data-highlight-id={textNote.id}
+                  >
+                    <AnnotationView markdown={textNote.text} />
+                    <button
+                      type="button"
+                      className="button panel-delete"
+                      aria-label={t('common.delete')}
+                      onClick={() => void actions.remove(textNote)}
+                    >
+                      {t('common.delete')}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <form
+              className="panel-compose"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void addNote();
+              }}
+            >
+              <label htmlFor={textNoteInputId} className="visually-hidden">
+                {t('highlights.addTextNote')}
+              </label>
+              <textarea
+                id={textNoteInputId}
+                data-testid="panel-text-note-input"
+                rows={3}
+                value={draft}
+                placeholder={t('highlights.addTextNotePlaceholder')}
+                onChange={(event) => setDraft(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+                    event.preventDefault();
+                    void addNote();
+                  }
+                }}
+              />
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!draft.trim()}
+                data-testid="panel-text-note-add"
+              >
+                {t('highlights.addTextNote')}
+              </button>
+            </form>
+          </section>
+          <section className="panel-section panel-settings">
+            <label htmlFor={styleId}>{t('highlights.tooltipStyleLabel')}</label>
+            <select
+              id={styleId}
+              data-testid="tooltip-style-select"
+              value={tooltipStyle}
+              onChange={(event) => setTooltipStyle(Number(event.target.value) as TextTooltipStyle)}
+            >
+              {Object.values(TextTooltipStyle).map((value) => (
+                <option key={value} value={value}>
+                  {t(TOOLTIP_STYLE_LABEL_KEYS[value])}
+                </option>
+              ))}
+            </select>
+          </section>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,132 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClipStatus } from '../../../src/enums.ts';
+import { toStorableText } from '../../../src/rules/text.ts';
+import { cleanTitle } from '../../../src/rules/title.ts';
+import { clock } from '../../clock.ts';
+import { Note, NoteContent } from '../../db/entities/index.ts';
+import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
+import { decodeHtml } from '../clip/decode.ts';
+import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
+import { sanitizeArticleHtml } from '../clip/sanitize.ts';
+import { reanchorNote } from '../highlights/highlights.service.ts';
+import { indexNote } from '../search/search-index.ts';
+
+export const CLIP_FETCH_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  timeoutMs: 20_000,
+  idleTimeoutMs: 10_000,
+  maxRedirects: 5,
+};
+export const CLIP_USER_AGENT = 'Mozilla/5.0 (compatible; MarginClipper/1.0; +https://github.com/margin)';
+
+/** A failure not worth retrying (the note will not change its mind), with a reason code. */
+export class PermanentClipError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+const TRANSIENT_FETCH_REASONS = new Set(['dns', 'connection', 'timeout']);
+
+export interface ClipEnvironment {
+  pool: ExtractionPool;
+  allowedTargets: readonly string[];
+}
+
+async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
+  try {
+    const response = await guardedFetch(url, {
+      ...CLIP_FETCH_LIMITS,
+      allowedContentTypes: PAGE_CONTENT_TYPES,
+      allowedTargets: env.allowedTargets,
+      userAgent: CLIP_USER_AGENT,
+    });
+    // A hostile or broken page may carry NUL, which PostgreSQL cannot store: it is kept as U+FFFD.
+    return toStorableText(decodeHtml(response.body, response.headers['content-type'] ?? null));
+  } catch (error) {
+    if (!(error instanceof FetchRefusedError)) throw error;
+    const serverError = error.reason === 'http_status' && (error.status ?? 0) >= 500;
+    if (TRANSIENT_FETCH_REASONS.has(error.reason) || serverError) throw error;
+    throw new PermanentClipError(`fetch:${error.reason}`);
+  }
+}
+
+/**
+ * Clips one note: status 4 while working, fetch (unless the client sent the HTML), extract off
+ * the event loop, sanitise, store, done. Idempotent: running it again rewrites the same rows.
+ */
+export async function clipNote(
+  em: EntityManager,
+  noteId: string,
+  env: ClipEnvironment,
+): Promise<'done' | 'gone'> {
+  const note = await em.findOne(Note, { id: noteId });
+  if (!note) return 'gone';
+  note.clipStatus = ClipStatus.processing;
+  await em.flush();
+
+  const stored = await em.findOne(NoteContent, { note: note.id }, { populate: ['originalHtml'] });
+  // A note the client sent is never fetched: one without its HTML (half-saved before saving was
+  // one transaction) fails, and saving it again brings the HTML.
+  if (note.source === 'html' && !stored?.originalHtml) throw new PermanentClipError('stale');
+  const html =
+    note.source === 'html' && stored?.originalHtml ? stored.originalHtml : await fetchPage(note.url, env);
+
+  let article: Awaited<ReturnType<ExtractionPool['extract']>>;
+  try {
+    article = await env.pool.extract(html, note.url);
+  } catch (error) {
+    if (error instanceof ExtractionFailedError) throw new PermanentClipError(`extract:${error.reason}`);
+    throw error;
+  }
+  const contentHtml = toStorableText(sanitizeArticleHtml(article.contentHtml));
+  if (!article.text.trim()) throw new PermanentClipError('extract:empty');
+
+  const title = cleanTitle(article.title ?? '') || note.title;
+  await em.transactional(async (tem) => {
+    await reanchorNote(tem, note.id, article.text);
+    await indexNote(tem, note.id, { ...article, title });
+    await tem.upsert(NoteContent, {
+      note: note.id,
+      originalHtml: html,
+      contentHtml,
+      text: article.text,
+      updatedAt: clock.now(),
+    });
+    await tem.nativeUpdate(
+      Note,
+      { id: note.id },
+      {
+        title,
+        siteName: article.siteName?.slice(0, 255) ?? null,
+        author: article.author?.slice(0, 255) ?? null,
+        publishedAt: article.publishedAt,
+        leadImageUrl: article.leadImageUrl,
+        excerpt: article.excerpt,
+        lang: article.lang?.slice(0, 16) ?? null,
+        wordCount: article.wordCount,
+        clipStatus: ClipStatus.done,
+        clipError: null,
+        clippedAt: clock.now(),
+        updatedAt: clock.now(),
+      },
+    );
+  });
+  return 'done';
+}
+
+/** The final state of a clip that will not be retried: status 2 with its reason. */
+export async function markClipFailed(em: EntityManager, noteId: string, reason: string): Promise<void> {
+  await em.nativeUpdate(
+    Note,
+    { id: noteId },
+    { clipStatus: ClipStatus.failed, clipError: reason.slice(0, 64), updatedAt: clock.now() },
+  );
+}
+
+/** Between retries the note waits in the queue again (status 3). */
+export async function markClipQueued(em: EntityManager, noteId: string): Promise<void> {
+  await em.nativeUpdate(Note, { id: noteId }, { clipStatus: ClipStatus.queued, updatedAt: clock.now() });
+}

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import TurndownService from 'turndown';
+import { AppError } from '../../../src/errors.ts';
+import { Note, NoteContent, type User } from '../../db/entities/index.ts';
+
+export async function getNote(em: EntityManager, user: User, id: string) {
+  const note = await em.findOne(Note, { id, user: user.id });
+  if (!note) throw new AppError('NOT_FOUND');
+  const content = await em.findOne(NoteContent, { note: note.id });
+  return { note, content };
+}
+
+const turndown = new TurndownService({
+  headingStyle: 'atx',
+  codeBlockStyle: 'fenced',
+  bulletListMarker: '-',
+});
+
+export function safeFilename(title: string, extension: string): string {
+  const printable = [...title].filter((c) => c >= ' ').join('');
+  const base =
+    printable
+      .replace(/[\\/:*?"<>|]+/g, ' ')
+      .trim()
+      .slice(0, 80) || 'note';
+  return `${base}.${extension}`;
+}
+
+/** A note as plain text or as a Markdown article, with its source link. */
+export async function exportNote(
+  em: EntityManager,
+  user: User,
+  input: { id: string; format: 'text' | 'markdown' },
+) {
+  const { note, content } = await getNote(em, user, input.id);
+  if (input.format === 'text') {
+    return {
+      filename: safeFilename(note.title, 'txt'),
+      mimeType: 'text/plain;charset=utf-8',
+      content: `${note.title}\n${note.url}\n\n${content?.text ?? ''}\n`,
+    };
+  }
+  const byline = [note.author, note.siteName].filter(Boolean).join(' · ');
+  const body = content?.contentHtml ? turndown.turndown(content.contentHtml) : '';
+  return {
+    filename: safeFilename(note.title, 'md'),
+    mimeType: 'text/markdown;charset=utf-8',
+    content: `# ${note.title}\n\n${byline ? `${byline}\n\n` : ''}Source: <${note.url}>\n\n${body}\n`,
+  };
+}

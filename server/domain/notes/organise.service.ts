@@ -1,0 +1,134 @@
+import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import { clock } from '../../clock.ts';
+import { Note, type User } from '../../db/entities/index.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
+import { ownFolder } from '../folders/folders.service.ts';
+
+/**
+ * Every bulk change is one statement scoped to the user: another user's ids change nothing.
+ * When nothing changed and none of the ids is one of the user's notes, the answer is NOT_FOUND,
+ * as for a single id; a selection with some notes gone (deleted on another device) still works.
+ */
+async function changedOrNotFound(em: EntityManager, user: User, ids: string[], changed: number) {
+  if (changed > 0) return changed;
+  if (!(await em.count(Note, { id: { $in: ids }, user: user.id }))) throw new AppError('NOT_FOUND');
+  return 0;
+}
+
+export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
+  const changed = await em.nativeUpdate(
+    Note,
+    { id: { $in: ids }, user: user.id, trashedAt: null },
+    { flow, updatedAt: clock.now() },
+  );
+  return changedOrNotFound(em, user, ids, changed);
+}
+
+export async function trashNotes(
+  em: EntityManager,
+  user: User,
+  ids: string[],
+  now = clock.now(),
+): Promise<number> {
+  const changed = await em.nativeUpdate(
+    Note,
+    { id: { $in: ids }, user: user.id, trashedAt: null },
+    { trashedAt: now },
+  );
+  return changedOrNotFound(em, user, ids, changed);
+}
+
+export async function restoreNotes(em: EntityManager, user: User, ids: string[]): Promise<number> {
+  const changed = await em.nativeUpdate(
+    Note,
+    { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } },
+    { trashedAt: null },
+  );
+  return changedOrNotFound(em, user, ids, changed);
+}
+
+/** Force-delete: only notes already in the trash; their content and highlights go with them. */
+export async function deleteForever(em: EntityManager, user: User, ids: string[]): Promise<number> {
+  const changed = await em.nativeDelete(Note, { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } });
+  return changedOrNotFound(em, user, ids, changed);
+}
+
+export const TRASH_RETENTION_MS = 30 * 86_400_000;
+
+/** The scheduled purge: notes in the trash for 30 days are deleted. Idempotent. */
+export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<number> {
+  return em.nativeDelete(Note, { trashedAt: { $lte: new Date(now.getTime() - TRASH_RETENTION_MS) } });
+}
+
+export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
+  const result = await em.execute<QueryResult>(
+    `update "note" set "tags" = array_append("tags", ?), "updated_at" = ?
+     where "user_id" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
+    [tag, clock.now(), user.id, pgTextArray(ids), tag],
+    'run',
+  );
+  return changedOrNotFound(em, user, ids, result.affectedRows);
+}
+
+export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
+  const result = await em.execute<QueryResult>(
+    `update "note" set "tags" = array_remove("tags", ?), "updated_at" = ?
+     where "user_id" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
+    [tag, clock.now(), user.id, pgTextArray(ids), tag],
+    'run',
+  );
+  return changedOrNotFound(em, user, ids, result.affectedRows);
+}
+
+/**
+ * Renames tags on notes and highlights in one transaction. Renaming into a tag that exists
+ * merges them (no duplicates are left).
+ */
+export async function mergeTags(em: EntityManager, user: User, from: string[], to: string): Promise<number> {
+  const sources = from.filter((t) => t !== to);
+  if (!sources.length) return 0;
+  return em.transactional(async (tem) => {
+    let changed = 0;
+    for (const table of ['note', 'highlight']) {
+      const result = await tem.execute<QueryResult>(
+        `update "${table}" set "tags" = (
+           select coalesce(array_agg(distinct t order by t), '{}') from unnest(array_cat(
+             array(select x from unnest("tags") x where x <> all(?::text[])), array[?]::text[])) t)
+         where "user_id" = ? and "tags" && ?::text[]`,
+        [pgTextArray(sources), to, user.id, pgTextArray(sources)],
+        'run',
+      );
+      changed += result.affectedRows;
+    }
+    return changed;
+  });
+}
+
+/** Tags with how many notes and highlights carry each. */
+export async function tagCounts(em: EntityManager, user: User) {
+  const rows = await em.execute<{ tag: string; notes: string; highlights: string }[]>(
+    `select tag, sum(notes)::int as notes, sum(highlights)::int as highlights from (
+       select unnest(tags) as tag, 1 as notes, 0 as highlights from note where user_id = ? and trashed_at is null
+       union all
+       select unnest(tags), 0, 1 from highlight where user_id = ?
+     ) t group by tag order by tag`,
+    [user.id, user.id],
+  );
+  return rows.map((r) => ({ tag: r.tag, notes: Number(r.notes), highlights: Number(r.highlights) }));
+}
+
+export async function moveToFolder(
+  em: EntityManager,
+  user: User,
+  ids: string[],
+  folderId: string | null,
+): Promise<number> {
+  if (folderId) await ownFolder(em, user, folderId);
+  const changed = await em.nativeUpdate(
+    Note,
+    { id: { $in: ids }, user: user.id },
+    { folder: folderId, updatedAt: clock.now() },
+  );
+  return changedOrNotFound(em, user, ids, changed);
+}

@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { clock } from '../../server/clock.ts';
+import { Note, NoteContent, type User } from '../../server/db/entities/index.ts';
+import { purgeTrash } from '../../server/domain/notes/organise.service.ts';
+import { CoreType, Flow } from '../../src/enums.ts';
+import { newId } from '../../src/rules/id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+let deps: TestDeps;
+beforeAll(async () => {
+  deps = await createTestDeps();
+});
+afterAll(() => deps.close());
+
+/** A clipped note of `user`, made straight in the database. */
+function makeNote(user: User, title: string, text: string, extra: { tags?: string[]; flow?: number } = {}) {
+  return makeClippedNote(deps, user.id, { title, text, ...extra });
+}
+
+describe('states and transitions', () => {
+  test('later, star, archive, unarchive; each left-nav entry lists what it should, with counts', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const a = await makeNote(user, 'Alpha', 'first text');
+    const b = await makeNote(user, 'Beta', 'second text');
+    const c = await makeNote(user, 'Gamma', 'third text', { tags: ['keep'] });
+    await caller.notes.setFlow({ ids: [a.id], flow: Flow.later });
+    await caller.notes.setFlow({ ids: [b.id], flow: Flow.shortlist });
+    await caller.notes.setFlow({ ids: [c.id], flow: Flow.archive });
+    const titles = async (nav: 'all' | 'later' | 'star' | 'archive' | 'unarchive' | 'notag' | 'trash') =>
+      (await caller.notes.list({ nav })).items.map((p) => p.title);
+    expect(await titles('later')).toEqual(['Alpha']);
+    expect(await titles('star')).toEqual(['Beta']);
+    expect(await titles('archive')).toEqual(['Gamma']);
+    expect(await titles('unarchive')).toEqual(['Beta', 'Alpha']);
+    expect(await titles('notag')).toEqual(['Beta', 'Alpha']);
+    expect(await titles('all')).toEqual(['Gamma', 'Beta', 'Alpha']);
+    await caller.notes.setFlow({ ids: [c.id], flow: Flow.inbox });
+    expect(await titles('archive')).toEqual([]);
+    expect(await caller.notes.counts()).toMatchObject({
+      all: 3,
+      later: 1,
+      star: 1,
+      archive: 0,
+      unarchive: 3,
+      trash: 0,
+      notag: 2,
+    });
+  });
+
+  test('trash: move in, put back, force-delete only from the trash', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const a = await makeNote(user, 'Keep me', 'text');
+    const b = await makeNote(user, 'Bin me', 'text');
+    await expect(caller.notes.deleteForever({ ids: [a.id] })).resolves.toEqual({ changed: 0 });
+    await caller.notes.trash({ ids: [a.id, b.id] });
+    expect((await caller.notes.list({ nav: 'all' })).items).toEqual([]);
+    expect((await caller.notes.list({ nav: 'trash' })).items).toHaveLength(2);
+    await caller.notes.restore({ ids: [a.id] });
+    await expect(caller.notes.deleteForever({ ids: [b.id] })).resolves.toEqual({ changed: 1 });
+    expect((await caller.notes.list({ nav: 'all' })).items.map((p) => p.title)).toEqual(['Keep me']);
+    expect(await deps.orm.em.fork().count(NoteContent, { note: b.id })).toBe(0);
+  });
+
+  test('the trash purge deletes what has been there 30 days, by a controllable clock, idempotently', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const old = await makeNote(user, 'Old', 'text');
+    const recent = await makeNote(user, 'Recent', 'text');
+    const t0 = new Date('2026-01-01T00:00:00Z');
+    await deps.orm.em.fork().nativeUpdate(Note, { id: old.id }, { trashedAt: t0 });
+    await deps.orm.em
+      .fork()
+      .nativeUpdate(Note, { id: recent.id }, { trashedAt: new Date('2026-01-20T00:00:00Z') });
+    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-30T23:59:59Z'))).toBe(0);
+    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-31T00:00:00Z'))).toBe(1);
+    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-31T00:00:00Z'))).toBe(0);
+    expect((await caller.notes.list({ nav: 'trash' })).items.map((p) => p.title)).toEqual(['Recent']);
+  });
+
+  test('24 Hours shows what was saved or highlighted in the last day', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const old = await makeNote(user, 'Old but highlighted', 'the text to mark today');
+    await makeNote(user, 'Old and quiet', 'nothing');
+    const now = clock.now().getTime();
+    await deps.orm.em
+      .fork()
+      .nativeUpdate(Note, { user: user.id }, { createdAt: new Date(now - 3 * 86_400_000) });
+    const fresh = await makeNote(user, 'Fresh', 'new');
+    await deps.orm.em.fork().nativeUpdate(Note, { id: fresh.id }, { createdAt: new Date(now - 3600_000) });
+    await caller.highlights.create({
+      id: newId(),
+      noteId: old.id,
+      coreType: CoreType.textNote,
+      text: 'a highlight written just now on it',
+    });
+    expect((await caller.notes.list({ nav: '24h' })).items.map((p) => p.title).sort()).toEqual([
+      'Fresh',
+      'Old but highlighted',
+    ]);
+    expect((await caller.notes.counts())['24h']).toBe(2);
+  });
+
+  test('an unknown flow is refused and nothing changes', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const a = await makeNote(user, 'Alpha', 'text');
+    await expect(caller.notes.setFlow({ ids: [a.id], flow: 5 as 1 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect((await caller.notes.list({ nav: 'all' })).items[0]?.flow).toBe(Flow.inbox);
+  });
+});
+
+describe('sorting and pagination', () => {
+  test('the six sorts, with cursors that continue where they left off', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const notes = [];
+    for (const [i, title] of ['One', 'Two', 'Three', 'Four', 'Five'].entries()) {
+      const note = await makeNote(user, title, 'text');
+      await deps.orm.em
+        .fork()
+        .nativeUpdate(
+          Note,
+          { id: note.id },
+          { highlightCount: [3, 0, 5, 1, 2][i], updatedAt: new Date(Date.parse('2026-11-01') - i * 1000) },
+        );
+      notes.push(note);
+    }
+    const all = async (sort: Parameters<typeof caller.notes.list>[0]['sort']) => {
+      const out: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const res = await caller.notes.list({ nav: 'all', sort, limit: 2, cursor });
+        out.push(...res.items.map((p) => p.title));
+        cursor = res.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    expect(await all('created-desc')).toEqual(['Five', 'Four', 'Three', 'Two', 'One']);
+    expect(await all('created-asc')).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
+    expect(await all('updated-desc')).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
+    expect(await all('updated-asc')).toEqual(['Five', 'Four', 'Three', 'Two', 'One']);
+    expect(await all('highlights-desc')).toEqual(['Three', 'One', 'Five', 'Four', 'Two']);
+    expect(await all('position-asc')).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
+    await expect(caller.notes.list({ nav: 'all', cursor: 'garbage!' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+});
+
+describe('search', () => {
+  test('CJK one, two and four characters exactly: 默想 never matches 默认, 用户 finds 用户', async () => {
+    const { caller, user } = await signedInUser(deps);
+    await makeNote(user, '设置', '默认设置已经更新，请重新登录。');
+    await makeNote(user, '冥想', '默想是一种安静的练习。');
+    await makeNote(user, '产品', '提升用户体验的十个方法。');
+    await makeNote(user, '乱序', '体验用户户体的拼写练习。');
+    const q = async (query: string) =>
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => p.title).sort();
+    expect(await q('默想')).toEqual(['冥想']);
+    expect(await q('默认')).toEqual(['设置']);
+    expect(await q('用户')).toEqual(['乱序', '产品']);
+    expect(await q('用户体验')).toEqual(['产品']);
+    expect(await q('默')).toEqual(['冥想', '设置']);
+  });
+
+  test('Latin words by prefix, highlights and annotations count, #tags filter', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const p1 = await makeNote(user, 'Gardens', 'Notes on patient gardening.', { tags: ['home'] });
+    await makeNote(user, 'Rivers', 'Water moves slowly.', { tags: ['travel'] });
+    const p3 = await makeNote(user, 'Cities', 'Streets and squares.', { tags: ['travel'] });
+    await caller.highlights.create({
+      id: newId(),
+      noteId: p3.id,
+      coreType: CoreType.textNote,
+      text: 'Reminds me of the serendipity of wandering',
+    });
+    const q = async (query: string) =>
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => p.title).sort();
+    expect(await q('garden')).toEqual(['Gardens']);
+    expect(await q('serendip')).toEqual(['Cities']);
+    expect(await q('#travel')).toEqual(['Cities', 'Rivers']);
+    expect(await q('#travel water')).toEqual(['Rivers']);
+    expect(await q('nothing-like-this')).toEqual([]);
+    expect(p1.id).toBeTruthy();
+  });
+});
+
+describe('tags', () => {
+  test('add, remove, rename and merge across notes and highlights; counts; No Tag', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const a = await makeNote(user, 'A', 'text a');
+    const b = await makeNote(user, 'B', 'text b');
+    await caller.notes.addTag({ ids: [a.id, b.id], tag: 'reading' });
+    await expect(caller.notes.addTag({ ids: [a.id], tag: 'reading' })).resolves.toEqual({ changed: 0 });
+    await caller.notes.addTag({ ids: [a.id], tag: 'to-read' });
+    await caller.highlights.create({
+      id: newId(),
+      noteId: a.id,
+      coreType: CoreType.textNote,
+      text: 'tagged highlight long enough',
+      tags: ['to-read'],
+    });
+    expect(await caller.notes.tags()).toEqual([
+      { tag: 'reading', notes: 2, highlights: 0 },
+      { tag: 'to-read', notes: 1, highlights: 1 },
+    ]);
+    await caller.notes.renameTag({ from: 'to-read', to: 'reading' });
+    expect(await caller.notes.tags()).toEqual([{ tag: 'reading', notes: 2, highlights: 1 }]);
+    await caller.notes.removeTag({ ids: [b.id], tag: 'reading' });
+    expect((await caller.notes.list({ nav: 'notag' })).items.map((p) => p.title)).toEqual(['B']);
+    await caller.notes.mergeTags({ from: ['reading'], to: 'books' });
+    expect((await caller.notes.list({ nav: 'all', tag: 'books' })).items.map((p) => p.title)).toEqual(['A']);
+    await expect(caller.notes.addTag({ ids: [a.id], tag: 'a,b' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+});
+
+describe('folders', () => {
+  test('create, nest, rename, move notes, delete (notes stay); the spec’s name rules', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const note = await makeNote(user, 'Filed', 'text');
+    const parent = await caller.folders.create({ name: '  Research  ' });
+    expect(parent.name).toBe('Research');
+    const child = await caller.folders.create({ name: '论文', parentId: parent.id });
+    await caller.notes.moveToFolder({ ids: [note.id], folderId: child.id });
+    expect((await caller.notes.list({ nav: 'all', folderId: child.id })).items.map((p) => p.title)).toEqual([
+      'Filed',
+    ]);
+    expect((await caller.folders.list()).find((f) => f.id === child.id)).toMatchObject({
+      parentId: parent.id,
+      noteCount: 1,
+    });
+    await caller.folders.rename({ id: child.id, name: 'Papers' });
+    await expect(caller.folders.create({ name: 'Papers', parentId: parent.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    for (const [name, key] of [
+      ['', 'errors.folderNameEmpty'],
+      ['a/b', 'errors.folderNameChars'],
+      ['a:b', 'errors.folderNameChars'],
+      ['a\\b', 'errors.folderNameChars'],
+      ['x'.repeat(33), 'errors.folderNameTooLong'],
+    ] as const) {
+      await expect(caller.folders.create({ name })).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        cause: { issues: [expect.objectContaining({ message: key })] },
+      });
+    }
+    await expect(caller.folders.create({ name: '三'.repeat(32) })).resolves.toMatchObject({
+      name: '三'.repeat(32),
+    });
+    await caller.folders.delete({ id: parent.id });
+    expect((await caller.folders.list()).map((f) => f.name)).toEqual(['三'.repeat(32)]);
+    expect((await caller.notes.list({ nav: 'all' })).items.map((p) => p.title)).toEqual(['Filed']);
+  });
+});
+
+describe('another user', () => {
+  test("another user's note and folder ids change nothing on any procedure", async () => {
+    const owner = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    const note = await makeNote(owner.user, 'Private', 'secret words');
+    const folder = await owner.caller.folders.create({ name: 'Mine' });
+    const ids = [note.id];
+    for (const call of [
+      () => other.caller.notes.setFlow({ ids, flow: Flow.archive }),
+      () => other.caller.notes.trash({ ids }),
+      () => other.caller.notes.restore({ ids }),
+      () => other.caller.notes.deleteForever({ ids }),
+      () => other.caller.notes.addTag({ ids, tag: 'x' }),
+      () => other.caller.notes.removeTag({ ids, tag: 'x' }),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+    await expect(other.caller.notes.moveToFolder({ ids, folderId: folder.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(other.caller.folders.rename({ id: folder.id, name: 'Theirs' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(other.caller.folders.delete({ id: folder.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(other.caller.folders.create({ name: 'Child', parentId: folder.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect((await other.caller.notes.list({ nav: 'all', q: 'secret' })).items).toEqual([]);
+    await expect(other.caller.notes.list({ nav: 'all', folderId: folder.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await other.caller.notes.tags()).toEqual([]);
+    await other.caller.notes.mergeTags({ from: ['x'], to: 'y' });
+    const mine = (await owner.caller.notes.list({ nav: 'all' })).items[0];
+    expect(mine).toMatchObject({ title: 'Private', flow: Flow.inbox, tags: [] });
+    expect((await owner.caller.folders.list()).map((f) => f.name)).toEqual(['Mine']);
+  });
+});

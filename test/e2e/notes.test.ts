@@ -1,0 +1,267 @@
+import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { User } from '../../server/db/entities/index.ts';
+import { ClipStatus, Flow } from '../../src/enums.ts';
+import { newContext } from '../helpers/browser.ts';
+import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
+import type { TestDeps } from '../helpers/deps.ts';
+import type { RunningServer } from '../helpers/http.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let deps: TestDeps;
+let server: RunningServer;
+let browser: Browser;
+
+let app: BrowserApp;
+
+/** How long a wait for the UI may take: far beyond what a loaded machine needs. */
+const UI_WAIT_MS = 20_000;
+/** Scrolling through a hundred chunks of 100 rows: about 10 s on an idle machine. */
+const SCROLL_TO_END_MS = 150_000;
+
+beforeAll(async () => {
+  app = await startBrowserApp();
+  ({ deps, server, browser } = app);
+});
+afterAll(() => app?.close());
+
+/** A clipped page of `user`, made straight in the database. */
+function makeNote(user: User, title: string, text: string, extra: { tags?: string[]; flow?: number } = {}) {
+  return makeClippedNote(deps, user.id, { title, text, excerpt: text, ...extra });
+}
+
+async function signedInBrowser(
+  user: Awaited<ReturnType<typeof signedInUser>>,
+  viewport = { width: 1280, height: 800 },
+) {
+  const context: BrowserContext = await newContext(browser, { viewport });
+  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_WAIT_MS);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** The titles the list shows, top to bottom. */
+async function titles(page: BrowserPage): Promise<string[]> {
+  return page.locator('[data-testid="note-item"] .note-item-title').allTextContents();
+}
+
+async function expectTitles(page: BrowserPage, expected: string[]) {
+  await expect.poll(() => titles(page), { timeout: UI_WAIT_MS }).toEqual(expected);
+}
+
+function navLink(page: BrowserPage, nav: string) {
+  return page.getByTestId('sidebar-nav').locator(`[data-nav="${nav}"]`);
+}
+
+describe('the note list in Chromium', () => {
+  test('left nav with counts, views and sorts, keyboard, bulk actions, trash and restore, search', async () => {
+    const user = await signedInUser(deps);
+    const alpha = await makeNote(user.user, 'Alpha gardens', 'Notes on patient gardening.', {
+      tags: ['travel'],
+    });
+    await makeNote(user.user, 'Beta rivers', 'Water moves slowly.', { tags: ['travel'], flow: Flow.later });
+    await makeNote(user.user, 'Gamma stars', 'Looking up.', { flow: Flow.shortlist });
+    await makeNote(user.user, 'Delta archive', 'Old things.', { flow: Flow.archive });
+    await makeNote(user.user, '产品', '提升用户体验的十个方法。');
+    const { context, page, errors } = await signedInBrowser(user);
+    await page.goto(`${server.url}/`);
+    const all = ['产品', 'Delta archive', 'Gamma stars', 'Beta rivers', 'Alpha gardens'];
+    await expectTitles(page, all);
+    await expect
+      .poll(() => navLink(page, 'all').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('5');
+
+    // Every left-nav view.
+    for (const [nav, expected] of [
+      ['later', ['Beta rivers']],
+      ['star', ['Gamma stars']],
+      ['archive', ['Delta archive']],
+      ['unarchive', ['产品', 'Gamma stars', 'Beta rivers', 'Alpha gardens']],
+      ['24h', []],
+      ['notag', ['产品', 'Delta archive', 'Gamma stars']],
+      ['trash', []],
+      ['all', all],
+    ] as const) {
+      await navLink(page, nav).click();
+      expect(await page.getByTestId('notes-title').getAttribute('data-nav')).toBe(nav);
+      if (expected.length) await expectTitles(page, [...expected]);
+      else await page.getByTestId('note-list-empty').waitFor();
+    }
+
+    // Tag section: the tag with its count filters the list.
+    await navLink(page, 'tag').click();
+    await page.getByTestId('tag-list').waitFor();
+    await page.getByTestId('tag-list').locator('[data-tag="travel"] a').click();
+    expect(new URL(page.url()).searchParams.get('tags')).toBe('travel');
+    await expectTitles(page, ['Beta rivers', 'Alpha gardens']);
+    await page.getByTestId('clear-filters').click();
+    await expectTitles(page, all);
+
+    // Views and sorts, remembered on the device.
+    await page.locator('[data-testid="view-switch"] label').nth(1).click();
+    await page.locator('[data-testid="note-list"][data-view="card"]').waitFor();
+    await page.locator('[data-testid="view-switch"] label').nth(2).click();
+    await page.locator('[data-testid="note-list"][data-view="list"]').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('margin.viewStyle'))).toBe('list');
+    await page.getByTestId('sort-select').selectOption('created-asc');
+    await expectTitles(page, [...all].reverse());
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('created-asc');
+    await page.getByTestId('sort-select').selectOption('created-desc');
+    await expectTitles(page, all);
+
+    // Keyboard: down, down, up past the top stays at the first; Enter opens the reader.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.locator('[data-testid="note-item"][data-index="1"][data-active]').waitFor();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+    const first = page.locator('[data-testid="note-item"][data-index="0"][data-active]');
+    await first.waitFor();
+    const firstId = await first.getAttribute('data-note-id');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('reader').waitFor();
+    expect(new URL(page.url()).searchParams.get('pi')).toBe(firstId);
+    expect(new URL(page.url()).searchParams.get('vs')).toBe('list');
+    await page.goBack();
+    await expectTitles(page, all);
+
+    // Bulk: select two (x and Shift+click), archive them.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('x');
+    await page.locator('[data-testid="note-item"][data-index="0"][data-selected]').waitFor();
+    await page
+      .locator('[data-testid="note-item"][data-index="1"] [data-testid="note-select"]')
+      .click({ modifiers: ['Shift'] });
+    await page.getByTestId('bulk-bar').locator('[data-count="2"]').waitFor();
+    await page.getByTestId('bulk-bar').locator('[data-action="archive"]').click();
+    await expect
+      .poll(() => navLink(page, 'archive').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('2');
+    expect(await page.getByTestId('bulk-bar').count()).toBe(0);
+
+    // Bulk trash, then put one back from the trash and delete the other for good.
+    await page.locator('[data-testid="note-item"][data-index="0"] [data-testid="note-select"]').check();
+    await page.locator('[data-testid="note-item"][data-index="1"] [data-testid="note-select"]').check();
+    await page.getByTestId('bulk-bar').locator('[data-action="trash"]').click();
+    await expectTitles(page, ['Gamma stars', 'Beta rivers', 'Alpha gardens']);
+    await navLink(page, 'trash').click();
+    await expectTitles(page, ['产品', 'Delta archive']);
+    const trashed = page.getByTestId('note-item').filter({ hasText: '产品' });
+    await trashed.hover();
+    expect(await trashed.locator('[data-action="trash"]').count()).toBe(0);
+    await trashed.locator('[data-action="restore"]').click();
+    await expectTitles(page, ['Delta archive']);
+    const doomed = page.getByTestId('note-item').first();
+    await doomed.hover();
+    await doomed.locator('[data-action="delete-forever"]').click();
+    await page.getByTestId('confirm-delete-forever').click();
+    await page.getByTestId('note-list-empty').waitFor();
+    await expect
+      .poll(() => navLink(page, 'all').locator('.nav-count').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('4');
+
+    // Per-item star toggles the state.
+    await navLink(page, 'all').click();
+    const alphaRow = page.locator(`[data-note-id="${alpha.id}"]`);
+    await alphaRow.hover();
+    await alphaRow.locator('[data-action="star"]').click();
+    await alphaRow.locator('[data-action="star"][aria-pressed="true"]').waitFor();
+
+    // Search: #tag narrows by tag, a CJK word matches as a substring and is marked.
+    await page.locator('[data-testid="view-switch"] label').nth(0).click();
+    await page.locator('[data-testid="note-list"][data-view="article"]').waitFor();
+    const box = page.getByTestId('search-input');
+    await box.fill('#travel');
+    await box.press('Enter');
+    expect(new URL(page.url()).searchParams.get('tags')).toBe('travel');
+    await expectTitles(page, ['Beta rivers', 'Alpha gardens']);
+    await box.fill('用户');
+    await box.press('Enter');
+    expect(new URL(page.url()).searchParams.get('kw')).toBe('用户');
+    await expectTitles(page, ['产品']);
+    expect(await page.locator('mark.search-hit').first().textContent()).toBe('用户');
+    await page.getByTestId('clear-filters').click();
+    await expectTitles(page, ['产品', 'Gamma stars', 'Beta rivers', 'Alpha gardens']);
+    // Recent searches, newest first, offered in the empty focused box.
+    await box.fill('');
+    await box.focus();
+    await expect
+      .poll(() => page.getByTestId('search-recent').locator('button').allTextContents())
+      .toEqual(['用户', '#travel']);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test('a 360 px phone: the drawer navigates, the search folds into an icon', async () => {
+    const user = await signedInUser(deps);
+    await makeNote(user.user, 'Phone one', 'Small screens.', { flow: Flow.later });
+    await makeNote(user.user, 'Phone two', 'Still small.');
+    const { context, page, errors } = await signedInBrowser(user, { width: 360, height: 740 });
+    await page.goto(`${server.url}/`);
+    await expectTitles(page, ['Phone two', 'Phone one']);
+    expect(await page.getByTestId('search-input').isVisible()).toBe(false);
+    await page.getByTestId('search-toggle').click();
+    await page.getByTestId('search-input').waitFor({ state: 'visible' });
+    await page.getByTestId('open-drawer').click();
+    await page.locator('.drawer').locator('[data-nav="later"]').click();
+    await expectTitles(page, ['Phone one']);
+    expect(await page.locator('.drawer').count()).toBe(0);
+    // The note list's own parts fit the 360 px screen.
+    for (const part of ['.notes-header', '.notes-bar', '[data-testid="note-list"]']) {
+      const box = await page.locator(part).boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('10,000 pages: only a window of rows exists, and scrolling reaches the end', async () => {
+    const user = await signedInUser(deps);
+    await deps.orm.em.fork().execute(
+      `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,
+         source, highlight_count, word_count, created_at, updated_at)
+       select md5('p' || g || ?), ?, 'https://bulk.example/' || g, md5('u' || g || ?), 'Bulk page ' || g, 'Excerpt ' || g,
+         1, '{}', ?, 0, 'url', 0, 0, now() - g * interval '1 minute', now() - g * interval '1 minute'
+       from generate_series(1, 10000) g`,
+      [user.user.id, user.user.id, user.user.id, ClipStatus.done],
+    );
+    const { context, page, errors } = await signedInBrowser(user);
+    await page.goto(`${server.url}/`);
+    await page.locator('[data-testid="note-item"][data-index="0"]').waitFor();
+    const list = page.getByTestId('note-list');
+    // Keep scrolling to the bottom until every chunk has loaded; at every step only a window of
+    // rows exists. The list's own attributes say when it is complete, however long that takes.
+    await waitFor(
+      async () => {
+        if ((await list.getAttribute('data-complete')) !== null) return true;
+        expect(await page.getByTestId('note-item').count()).toBeLessThan(200);
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return undefined;
+      },
+      SCROLL_TO_END_MS,
+      'every chunk of the list to load',
+    );
+    expect(await list.getAttribute('data-count')).toBe('10000');
+    const last = page.locator('[data-testid="note-item"][data-index="9999"]');
+    await waitFor(
+      async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return (await last.count()) > 0 ? true : undefined;
+      },
+      UI_WAIT_MS,
+      'the last row to be rendered',
+    );
+    expect(
+      await page.locator('[data-testid="note-item"][data-index="9999"] .note-item-title').textContent(),
+    ).toBe('Bulk page 10000');
+    expect(await page.getByTestId('note-item').count()).toBeLessThan(200);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+});

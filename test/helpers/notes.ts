@@ -1,0 +1,53 @@
+import { Note, NoteContent } from '../../server/db/entities/index.ts';
+import { urlHash } from '../../server/domain/notes/clip.service.ts';
+import { indexNote } from '../../server/domain/search/search-index.ts';
+import type { AppDeps } from '../../server/trpc/context.ts';
+import { ClipStatus, Flow } from '../../src/enums.ts';
+import { newId } from '../../src/rules/id.ts';
+import { waitFor } from './wait.ts';
+
+/** Weeks before the test clock's now (TEST_NOW), so made notes are neither new nor in the future. */
+let madeAt = Date.parse('2026-02-01T00:00:00Z');
+
+/**
+ * A clipped note (with its text, indexed for search) made straight in the database, so tests that
+ * are not about clipping skip the worker. Each note is created a minute after the previous one.
+ */
+export async function makeClippedNote(
+  deps: AppDeps,
+  userId: number,
+  fields: { title: string; text: string; tags?: string[]; flow?: number; excerpt?: string },
+): Promise<Note> {
+  const em = deps.orm.em.fork();
+  const url = `https://pages.example/${newId()}`;
+  madeAt += 60_000;
+  const note = em.create(Note, {
+    id: newId(),
+    user: userId,
+    url,
+    urlHash: urlHash(url),
+    title: fields.title,
+    excerpt: fields.excerpt ?? '',
+    clipStatus: ClipStatus.done,
+    tags: fields.tags ?? [],
+    flow: fields.flow ?? Flow.inbox,
+    createdAt: new Date(madeAt),
+    updatedAt: new Date(madeAt),
+  });
+  em.create(NoteContent, { note, contentHtml: `<p>${fields.text}</p>`, text: fields.text });
+  await em.flush();
+  await indexNote(em, note.id, fields);
+  return note;
+}
+
+/** Waits until the worker has finished with a note, done or failed, and answers its row. */
+export function clipSettled(deps: AppDeps, noteId: string): Promise<Note> {
+  return waitFor(
+    async () => {
+      const note = await deps.orm.em.fork().findOneOrFail(Note, { id: noteId });
+      return note.clipStatus === ClipStatus.done || note.clipStatus === ClipStatus.failed ? note : undefined;
+    },
+    30_000,
+    `note ${noteId} to settle`,
+  );
+}
