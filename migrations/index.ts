@@ -11,6 +11,7 @@ import { Migration20261123200000_note_owner_key } from './Migration2026112320000
 import { Migration20261124090000_maintenance_state } from './Migration20261124090000_maintenance_state.ts';
 import { Migration20261124100000_folder_name_unique } from './Migration20261124100000_folder_name_unique.ts';
 import { Migration20261124110000_note_vocabulary } from './Migration20261124110000_note_vocabulary.ts';
+import { Migration20261124120000_daily_notes_are_notes } from './Migration20261124120000_daily_notes_are_notes.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -24,4 +25,5 @@ export const MIGRATIONS = [
   Migration20261124090000_maintenance_state,
   Migration20261124100000_folder_name_unique,
   Migration20261124110000_note_vocabulary,
+  Migration20261124120000_daily_notes_are_notes,
 ];

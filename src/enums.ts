@@ -58,7 +58,8 @@ export type ClipStatus = ValueOf<typeof ClipStatus>;
 export const CoreType = { highlight: 1, image: 2, textNote: 6 } as const;
 export type CoreType = ValueOf<typeof CoreType>;
 
-export const NoteKind = { normal: 1, daily: 3 } as const;
+/** What a note is: a clipped web page, or a daily note (the spec's kind 3). */
+export const NoteKind = { web: 1, daily: 3 } as const;
 export type NoteKind = ValueOf<typeof NoteKind>;
 
 /**

@@ -80,7 +80,6 @@ export const zHighlightIdInput = z.object({ id: zHighlightId });
 export const zHighlight = z.object({
   id: z.string(),
   noteId: z.string().nullable(),
-  kind: z.number().int(),
   coreType: z.number().int(),
   text: z.string(),
   slotId: z.number().int(),

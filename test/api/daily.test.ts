@@ -15,6 +15,33 @@ beforeAll(async () => {
 afterAll(() => deps.close());
 
 describe('daily notes', () => {
+  test('a daily note is a note the list never shows and its procedures never reach', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const web = await makeClippedNote(deps, user.id, { title: 'A page', text: 'Some text.' });
+    const day = await caller.daily.save({
+      date: '2026-04-01',
+      text: 'Dear diary',
+      baseText: '',
+      baseVersion: 0,
+    });
+    const before = await caller.notes.counts();
+    expect((await caller.notes.list({})).items.map((n) => n.id)).toEqual([web.id]);
+    expect(before.all).toBe(1);
+    const ids = { ids: [day.id] };
+    await expect(caller.notes.get({ id: day.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(caller.notes.trash(ids)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(caller.notes.setFlow({ ...ids, flow: 2 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(caller.notes.addTag({ ...ids, tag: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(caller.notes.moveToFolder({ ...ids, folderId: null })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(
+      caller.highlights.create({ id: newId(), noteId: day.id, coreType: CoreType.textNote, text: 'x' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await caller.notes.counts()).toEqual(before);
+    expect(await caller.daily.get({ date: '2026-04-01' })).toMatchObject({ id: day.id, text: 'Dear diary' });
+  });
+
   test("the day follows the user's time zone across midnight", async () => {
     const { caller, user } = await signedInUser(deps);
     await caller.account.setTimeZone({ timeZone: 'Asia/Shanghai' });

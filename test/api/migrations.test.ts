@@ -17,7 +17,7 @@ afterAll(async () => {
   await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
 });
 
-test('upgrade: highlight ids per owner, unguessable daily ids, unique folder names, one word per concept; no row lost', async () => {
+test('upgrade: highlight ids per owner, unguessable daily ids, unique folder names, one word per concept, daily notes are notes; no row lost', async () => {
   await orm.migrator.up({ to: 'Migration20261121063000_page_notes_vector' });
   const sql = orm.em.getConnection();
   await sql.execute(
@@ -61,37 +61,40 @@ test('upgrade: highlight ids per owner, unguessable daily ids, unique folder nam
   ]);
 
   // A saved page is a note, its content the note's content, a passage of it a highlight.
-  expect(await sql.execute(`select "id", "title" from "note"`)).toEqual([
+  expect(await sql.execute(`select "id", "title" from "note" where "kind" = 1`)).toEqual([
     { id: 'savedPage0001', title: 'A saved page' },
   ]);
-  expect(await sql.execute(`select "note_id", "text" from "note_content"`)).toEqual([
-    { note_id: 'savedPage0001', text: 'Body' },
-  ]);
+  expect(
+    await sql.execute(`select "note_id", "text" from "note_content" where "note_id" = 'savedPage0001'`),
+  ).toEqual([{ note_id: 'savedPage0001', text: 'Body' }]);
   expect(await sql.execute(`select "id", "note_id" from "highlight" where "note_id" is not null`)).toEqual([
     { id: 'highlightOnPage1', note_id: 'savedPage0001' },
   ]);
 
-  const rows = await sql.execute<{ id: string; user_id: string; text: string; daily_main: boolean }[]>(
-    `select "id", "user_id", "text", "daily_main" from "highlight" where "note_id" is null order by "text"`,
+  // Daily notes are notes of kind 3; their Markdown is the note's content.
+  const days = await sql.execute<{ id: string; text: string; daily_main: boolean; version: number }[]>(
+    `select n."id", c."text", n."daily_main", n."version" from "note" n join "note_content" c on c."note_id" = n."id"
+     where n."kind" = 3 order by c."text"`,
   );
-  expect(rows.map((r) => [r.text, r.daily_main])).toEqual([
-    ['a note', false],
-    ['an extra entry', false],
-    ['old day', true],
+  expect(days.map((r) => [r.text, r.daily_main, r.version])).toEqual([
+    ['an extra entry', false, 1],
+    ['old day', true, 4],
   ]);
-  const day = rows.find((r) => r.daily_main);
-  expect(day?.id).toMatch(/^[0-9a-f]{32}$/);
-  expect(rows.find((r) => r.text === 'an extra entry')?.id).toBe('entryOfTheDay0001');
+  expect(days.find((r) => r.daily_main)?.id).toMatch(/^[0-9a-f]{32}$/);
+  expect(days.find((r) => r.text === 'an extra entry')?.id).toBe('entryOfTheDay0001');
+  expect(await sql.execute(`select "text" from "highlight" where "note_id" is null`)).toEqual([
+    { text: 'a note' },
+  ]);
   // The same client id under another owner is now a different highlight.
   await sql.execute(
-    `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "version", "created_at", "updated_at")
-     values ('sharedClientId01', 8, 1, 6, 'b''s note', 1, now(), now())`,
+    `insert into "highlight" ("id", "user_id", "core_type", "text", "created_at", "updated_at")
+     values ('sharedClientId01', 8, 6, 'b''s note', now(), now())`,
   );
   // One day's own note per user and day.
   await expect(
     sql.execute(
-      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
-       values ('anotherMainOfDay', 7, 3, 6, 'x', '2026-03-01', true, 1, now(), now())`,
+      `insert into "note" ("id", "user_id", "kind", "daily_date", "daily_main", "created_at", "updated_at")
+       values ('anotherMainOfDay', 7, 3, '2026-03-01', true, now(), now())`,
     ),
-  ).rejects.toThrow(/highlight_daily_main_unique/);
+  ).rejects.toThrow(/note_daily_main_unique/);
 });

@@ -141,17 +141,16 @@ const highlightRows: unknown[][] = [];
 // Each note's highlights, for its highlights_vector (what search-index.ts indexNoteHighlights writes).
 const highlightsOfNote: string[][] = Array.from({ length: PAGES }, () => []);
 for (let i = 0; i < HIGHLIGHTS; i++) {
-  const pageIndex = Math.floor(random() * PAGES);
+  const noteIndex = Math.floor(random() * PAGES);
   const text = sentence(random, languageFor(random));
   const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
-  highlightsOfNote[pageIndex]?.push(text, ...(annotation ? [annotation] : []));
-  const created = new Date(base + pageIndex * 60_000 * 37 + i * 1000);
+  highlightsOfNote[noteIndex]?.push(text, ...(annotation ? [annotation] : []));
+  const created = new Date(base + noteIndex * 60_000 * 37 + i * 1000);
   const tags = random() < 0.3 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
   highlightRows.push([
     `bn${String(i).padStart(10, '0')}`,
     userId,
-    noteIds[pageIndex],
-    1,
+    noteIds[noteIndex],
     CoreType.highlight,
     text,
     1 + (i % 6),
@@ -171,7 +170,6 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
         'id',
         'user_id',
         'note_id',
-        'kind',
         'core_type',
         'text',
         'slot_id',

@@ -100,7 +100,7 @@ describe('search re-index after a tokenizer change', () => {
     expect(await deps.queues.maintenance.getJob(reindexSearchJobId())).toBeUndefined();
   });
 
-  test('pages, note highlights and highlights indexed by version 1 are rebuilt once, in batches, as new writes would be', async () => {
+  test('notes, their highlights and daily notes indexed by version 1 are rebuilt once, in batches, as new writes would be', async () => {
     const alice = await signedInUser(deps);
     const bob = await signedInUser(deps);
     await makeClippedNote(deps, alice.user.id, { title: 'Templates', text: 'Modern C++ in practice.' });
@@ -154,10 +154,10 @@ describe('search re-index after a tokenizer change', () => {
     );
     await (await deps.queues.maintenance.getJob(reindexSearchJobId()))?.remove();
 
-    // Batches of two: several notes of notes, and highlights across two owners.
+    // Batches of two across two owners: six web notes and four daily notes, one highlight.
     await expect(reindexSearch(deps.orm.em.fork(), { batchSize: 2 })).resolves.toEqual({
-      notes: 6,
-      highlights: 5,
+      notes: 10,
+      highlights: 1,
     });
     expect(await vectors()).toEqual(current);
     expect(await searchIndexVersion(deps.orm.em.fork())).toBe(SEARCH_TOKENS_VERSION);

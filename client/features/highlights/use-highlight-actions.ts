@@ -22,7 +22,6 @@ function provisional(id: string, noteId: string, input: NewHighlight, start: num
   return {
     id,
     noteId,
-    kind: 1,
     coreType: input.coreType,
     text: input.coreType === CoreType.highlight ? (input.selectors?.quote.exact ?? '') : (input.text ?? ''),
     slotId: input.slotId ?? 1,

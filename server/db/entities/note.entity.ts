@@ -1,20 +1,33 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { ClipStatus, Flow } from '../../../src/enums.ts';
+import { ClipStatus, Flow, NoteKind } from '../../../src/enums.ts';
 import { clock } from '../../clock.ts';
 import { Folder } from './folder.entity.ts';
 import { User } from './user.entity.ts';
 
-/** A note: a clipped web page, one per normalised URL per user. */
+/**
+ * What a user keeps: a clipped web page (one per normalised URL per user) or a daily note (no
+ * URL; its Markdown is the content's text). Lists of the library only ever show web notes.
+ */
 export const NoteSchema = defineEntity({
   name: 'Note',
   tableName: 'note',
-  uniques: [{ properties: ['user', 'urlHash'] }],
+  uniques: [
+    { properties: ['user', 'urlHash'] },
+    {
+      name: 'note_daily_main_unique',
+      expression:
+        'create unique index "note_daily_main_unique" on "note" ("user_id", "daily_date") where "daily_main"',
+    },
+  ],
   indexes: [{ properties: ['user', 'createdAt'] }],
   properties: {
     id: p.string().length(32).primary(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    url: p.text(),
-    urlHash: p.string().length(64),
+    kind: p.smallint().default(NoteKind.web),
+    /** The page's address; empty for a daily note. */
+    url: p.text().default(''),
+    /** Null for a daily note, so days never collide with pages in the unique index. */
+    urlHash: p.string().length(64).nullable(),
     title: p.text().default(''),
     siteName: p.string().length(255).nullable(),
     author: p.string().length(255).nullable(),
@@ -40,6 +53,12 @@ export const NoteSchema = defineEntity({
       .onCreate(() => clock.now())
       .onUpdate(() => clock.now()),
     clippedAt: p.datetime().nullable(),
+    /** The day a daily note belongs to, in the user's time zone. */
+    dailyDate: p.string().length(10).nullable(),
+    /** The day's own note (one per user and day); the day's other entries are false. */
+    dailyMain: p.boolean().default(false),
+    /** Bumped on every write of a daily note; an editor saves against the version it read. */
+    version: p.integer().default(1),
   },
 });
 

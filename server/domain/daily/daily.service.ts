@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CoreType, NoteKind } from '../../../src/enums.ts';
+import { ClipStatus, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { dayKey } from '../../../src/rules/daily-counter.ts';
 import { newId } from '../../../src/rules/id.ts';
@@ -8,19 +8,28 @@ import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
-import { indexHighlight } from '../search/search-index.ts';
+import { indexNote } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
   return dayKey(now, user.timeZone);
 }
 
-function toDaily(note: Highlight): DailyNote {
+interface DailyRow {
+  id: string;
+  daily_date: string;
+  daily_main?: boolean;
+  text: string | null;
+  version: number;
+  updated_at: Date;
+}
+
+function toDaily(row: DailyRow): DailyNote {
   return {
-    id: note.id,
-    date: note.dailyDate ?? '',
-    text: note.text,
-    version: note.version,
-    updatedAt: note.updatedAt,
+    id: row.id,
+    date: row.daily_date,
+    text: row.text ?? '',
+    version: row.version,
+    updatedAt: new Date(row.updated_at),
   };
 }
 
@@ -29,17 +38,88 @@ function emptyDay(date: string): DailyNote {
   return { id: '', date, text: '', version: 0, updatedAt: null };
 }
 
+const DAILY_SELECT = `select n."id", n."daily_date", n."daily_main", n."version", n."updated_at", c."text"
+  from "note" n left join "note_content" c on c."note_id" = n."id"`;
+
 export async function getDay(em: EntityManager, user: User, date: string) {
-  const notes = await em.find(
-    Highlight,
-    { user: user.id, kind: NoteKind.daily, dailyDate: date },
-    { orderBy: { createdAt: 'asc' } },
+  const rows = await em.execute<DailyRow[]>(
+    `${DAILY_SELECT} where n."user_id" = ? and n."kind" = ? and n."daily_date" = ? order by n."created_at", n."id"`,
+    [user.id, NoteKind.daily, date],
   );
-  const main = notes.find((n) => n.dailyMain);
+  const main = rows.find((r) => r.daily_main);
   return {
     ...(main ? toDaily(main) : emptyDay(date)),
-    entries: notes.filter((n) => n !== main).map(toDaily),
+    entries: rows.filter((r) => r !== main).map(toDaily),
   };
+}
+
+/** A new daily note and its (empty or given) text; `main` marks the day's own note. */
+async function insertDailyNote(
+  em: EntityManager,
+  user: User,
+  note: { date: string; main: boolean; text: string; version: number; now: Date },
+): Promise<string | null> {
+  const [row] = await em.execute<{ id: string }[]>(
+    `insert into "note" ("id", "user_id", "kind", "title", "clip_status", "source", "daily_date", "daily_main",
+       "version", "created_at", "updated_at")
+     values (?, ?, ?, '', ?, 'daily', ?, ?, ?, ?, ?)
+     on conflict ("user_id", "daily_date") where "daily_main" do nothing returning "id"`,
+    [
+      newId(),
+      user.id,
+      NoteKind.daily,
+      ClipStatus.done,
+      note.date,
+      note.main,
+      note.version,
+      note.now,
+      note.now,
+    ],
+  );
+  if (!row) return null;
+  await em.execute('insert into "note_content" ("note_id", "text", "updated_at") values (?, ?, ?)', [
+    row.id,
+    note.text,
+    note.now,
+  ]);
+  return row.id;
+}
+
+/** The day's own note, created if needed and locked so concurrent writes of the day queue up. */
+async function lockDay(em: EntityManager, user: User, date: string, now: Date): Promise<DailyRow> {
+  await insertDailyNote(em, user, { date, main: true, text: '', version: 0, now });
+  await em.execute(
+    'select 1 from "note" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
+    [user.id, date],
+  );
+  // Read after the lock: a statement that waited for it would still see the older text.
+  const [row] = await em.execute<DailyRow[]>(
+    `${DAILY_SELECT} where n."user_id" = ? and n."daily_date" = ? and n."daily_main"`,
+    [user.id, date],
+  );
+  if (!row) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+/** Writes a daily note's new text: one version up, re-indexed for search. */
+async function writeDay(
+  em: EntityManager,
+  user: User,
+  row: DailyRow,
+  text: string,
+  now: Date,
+): Promise<DailyNote> {
+  await em.execute('update "note_content" set "text" = ?, "updated_at" = ? where "note_id" = ?', [
+    text,
+    now,
+    row.id,
+  ]);
+  await em.execute(
+    'update "note" set "version" = "version" + 1, "updated_at" = ? where "user_id" = ? and "id" = ?',
+    [now, user.id, row.id],
+  );
+  await indexNote(em, row.id, { title: '', text });
+  return toDaily({ ...row, text, version: row.version + 1, updated_at: now });
 }
 
 /**
@@ -54,26 +134,10 @@ export async function saveDay(
 ) {
   const now = clock.now();
   return em.transactional(async (tem) => {
-    // Create the day's note if needed, then lock it so concurrent saves queue up.
-    await tem.execute(
-      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, '', ?, true, 0, ?, ?) on conflict ("user_id", "daily_date") where "daily_main" do nothing`,
-      [newId(), user.id, NoteKind.daily, CoreType.textNote, input.date, now, now],
-    );
-    const [row] = await tem.execute<{ id: string; text: string; version: number }[]>(
-      'select "id", "text", "version" from "highlight" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
-      [user.id, input.date],
-    );
-    if (!row) throw new AppError('NOT_FOUND');
+    const row = await lockDay(tem, user, input.date, now);
     const merged = row.version !== input.baseVersion;
-    const text = merged ? mergeText(input.baseText, row.text, input.text) : input.text;
-    await tem.execute(
-      'update "highlight" set "text" = ?, "version" = "version" + 1, "updated_at" = ? where "user_id" = ? and "id" = ?',
-      [text, now, user.id, row.id],
-    );
-    await indexHighlight(tem, { userId: user.id, id: row.id }, { text });
-    const note = await tem.findOneOrFail(Highlight, { user: user.id, id: row.id }, { refresh: true });
-    return { ...toDaily(note), merged };
+    const text = merged ? mergeText(input.baseText, row.text ?? '', input.text) : input.text;
+    return { ...(await writeDay(tem, user, row, text, now)), merged };
   });
 }
 
@@ -91,19 +155,9 @@ export async function appendToToday(em: EntityManager, user: User, text: string,
 async function appendToDay(em: EntityManager, user: User, date: string, block: string) {
   const now = clock.now();
   return em.transactional(async (tem) => {
-    const [row] = await tem.execute<{ id: string }[]>(
-      `insert into "highlight" ("id", "user_id", "kind", "core_type", "text", "daily_date", "daily_main", "version", "created_at", "updated_at")
-       values (?, ?, ?, ?, ?, ?, true, 1, ?, ?)
-       on conflict ("user_id", "daily_date") where "daily_main" do update set
-         "text" = case when "highlight"."text" = '' then excluded."text" else "highlight"."text" || E'\\n\\n' || excluded."text" end,
-         "version" = "highlight"."version" + 1, "updated_at" = excluded."updated_at"
-       returning "id"`,
-      [newId(), user.id, NoteKind.daily, CoreType.textNote, block, date, now, now],
-    );
-    if (!row) throw new AppError('NOT_FOUND');
-    const note = await tem.findOneOrFail(Highlight, { user: user.id, id: row.id }, { refresh: true });
-    await indexHighlight(tem, { userId: user.id, id: row.id }, note);
-    return toDaily(note);
+    const row = await lockDay(tem, user, date, now);
+    const text = row.text ? `${row.text}\n\n${block}` : block;
+    return writeDay(tem, user, row, text, now);
   });
 }
 
@@ -134,25 +188,19 @@ export async function moveHighlightsToDaily(
 ) {
   const highlights = await em.find(
     Highlight,
-    { id: { $in: ids }, user: user.id, kind: { $ne: NoteKind.daily } },
+    { id: { $in: ids }, user: user.id },
     { populate: ['note'], orderBy: { createdAt: 'asc' } },
   );
   if (highlights.length !== new Set(ids).size) throw new AppError('NOT_FOUND');
   const block = highlights.map(highlightBlock).join('\n\n');
   const date = today(user, now);
   if (target === 'today') return appendToDay(em, user, date, block);
+  const written = clock.now();
   return em.transactional(async (tem) => {
-    const entry = tem.create(Highlight, {
-      id: newId(),
-      user: user.id,
-      kind: NoteKind.daily,
-      coreType: CoreType.textNote,
-      dailyDate: date,
-      text: block,
-    });
-    await tem.flush();
-    await indexHighlight(tem, { userId: user.id, id: entry.id }, entry);
-    return toDaily(entry);
+    const id = await insertDailyNote(tem, user, { date, main: false, text: block, version: 1, now: written });
+    if (!id) throw new AppError('NOT_FOUND');
+    await indexNote(tem, id, { title: '', text: block });
+    return toDaily({ id, daily_date: date, text: block, version: 1, updated_at: written });
   });
 }
 
@@ -163,7 +211,7 @@ export async function listDays(
   input: { limit: number; cursor?: string | null; q?: string },
 ) {
   const params: unknown[] = [user.id, NoteKind.daily];
-  const where = ['n.user_id = ?', 'n.kind = ?', `n.text <> ''`];
+  const where = ['n.user_id = ?', 'n.kind = ?', `c.text <> ''`];
   if (input.cursor) {
     where.push('n.daily_date < ?');
     params.push(input.cursor);
@@ -174,13 +222,14 @@ export async function listDays(
     where.push('n.search_vector @@ ?::tsquery');
     params.push(tsquery);
     for (const run of substringChecks(parts)) {
-      where.push('strpos(lower(n.text), ?) > 0');
+      where.push('strpos(lower(c.text), ?) > 0');
       params.push(run);
     }
   }
   params.push(input.limit + 1);
   const rows = await em.execute<{ id: string; daily_date: string; text: string; updated_at: Date }[]>(
-    `select distinct on (n.daily_date) n.id, n.daily_date, n.text, n.updated_at from highlight n
+    `select distinct on (n.daily_date) n.id, n.daily_date, c.text, n.updated_at
+     from note n join note_content c on c.note_id = n.id
      where ${where.join(' and ')} order by n.daily_date desc, n.updated_at desc limit ?`,
     params,
   );

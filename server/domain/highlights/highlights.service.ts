@@ -23,8 +23,9 @@ function checkMath(annotation: string | null | undefined): void {
   if (error) throw new AppError('BAD_REQUEST', error.messageKey, { detail: error.detail });
 }
 
+/** Highlights live on the user's web notes; a daily note's text is not highlighted. */
 async function ownNote(em: EntityManager, user: User, noteId: string): Promise<Note> {
-  const note = await em.findOne(Note, { id: noteId, user: user.id });
+  const note = await em.findOne(Note, { id: noteId, user: user.id, kind: NoteKind.web });
   if (!note) throw new AppError('NOT_FOUND');
   return note;
 }
@@ -145,16 +146,21 @@ export async function deleteHighlight(em: EntityManager, user: User, id: string)
   });
 }
 
-/** The note (or day) a highlight belongs to, for the `?nx=` deep link. */
+/**
+ * Where a `?nx=` deep link points: a highlight's note, or — for links made before daily notes
+ * were notes, when daily entries shared the highlights' ids — a daily note's day.
+ */
 export async function locateHighlight(em: EntityManager, user: User, id: string) {
-  const highlight = await em.findOne(
-    Highlight,
-    { id, user: user.id },
-    { fields: ['id', 'note', 'dailyDate'] },
+  const highlight = await em.findOne(Highlight, { id, user: user.id }, { fields: ['id', 'note'] });
+  const note = highlight?.note as unknown as { id: string } | null | undefined;
+  if (note) return { noteId: note.id, dailyDate: null };
+  const day = await em.findOne(
+    Note,
+    { id, user: user.id, kind: NoteKind.daily },
+    { fields: ['id', 'dailyDate'] },
   );
-  if (!highlight) throw new AppError('NOT_FOUND');
-  const note = highlight.note as unknown as { id: string } | null;
-  return { noteId: note?.id ?? null, dailyDate: highlight.dailyDate ?? null };
+  if (!day) throw new AppError('NOT_FOUND');
+  return { noteId: null, dailyDate: day.dailyDate ?? null };
 }
 
 /** A note's highlights in reading order (detached ones last). */
@@ -183,7 +189,7 @@ export interface HighlightFilter {
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
   if (filter.noteId) await ownNote(em, user, filter.noteId);
   const params: unknown[] = [user.id];
-  const where = ['n.user_id = ?', 'n.note_id is not null', `n.kind <> ${NoteKind.daily}`];
+  const where = ['n.user_id = ?', 'n.note_id is not null'];
   if (filter.noteId) {
     where.push('n.note_id = ?');
     params.push(filter.noteId);
@@ -213,7 +219,7 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
   }
   params.push(filter.limit + 1);
   const rows = await em.execute<Record<string, unknown>[]>(
-    `select n.id, n.note_id, n.kind, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
+    `select n.id, n.note_id, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
        n.position_start, n.detached, n.annotation_id, n.annotation, n.annotated_at, n.tags, n.created_at,
        n.updated_at, p.title as note_title, p.url as note_url
      from highlight n join note p on p.id = n.note_id

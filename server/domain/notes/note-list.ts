@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Flow, SortOrder } from '../../../src/enums.ts';
+import { Flow, NoteKind, SortOrder } from '../../../src/enums.ts';
 import { parseSearchQuery } from '../../../src/rules/search-query.ts';
 import type { NavView, NoteListInput, NoteSummary } from '../../../src/schemas/notes.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
@@ -139,7 +139,7 @@ export interface NoteListSql {
  */
 export function noteListSql(user: User, input: NoteListInput, now = clock.now()): NoteListSql {
   const params: unknown[] = [user.id];
-  const where = ['p.user_id = ?'];
+  const where = ['p.user_id = ?', `p.kind = ${NoteKind.web}`];
   where.push(navCondition(input.nav, now, params));
 
   const search = parseSearchQuery(input.q ?? '');
@@ -220,7 +220,7 @@ export async function navCounts(em: EntityManager, user: User, now = clock.now()
        count(*) filter (where trashed_at is null and (created_at > ? or exists (
          select 1 from highlight n where n.note_id = p.id and n.created_at > ?))) as "24h",
        count(*) filter (where trashed_at is null and tags = '{}') as notag
-     from note p where user_id = ?`,
+     from note p where user_id = ? and kind = ${NoteKind.web}`,
     [since, since, user.id],
   );
   const n = (k: string) => Number(row?.[k] ?? 0);

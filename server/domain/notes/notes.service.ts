@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import TurndownService from 'turndown';
+import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
 
+/** One of the user's web notes with its content (a daily note is read through the daily service). */
 export async function getNote(em: EntityManager, user: User, id: string) {
-  const note = await em.findOne(Note, { id, user: user.id });
+  const note = await em.findOne(Note, { id, user: user.id, kind: NoteKind.web });
   if (!note) throw new AppError('NOT_FOUND');
   const content = await em.findOne(NoteContent, { note: note.id });
   return { note, content };

@@ -1,4 +1,5 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { clock } from '../../clock.ts';
 import { Note, type User } from '../../db/entities/index.ts';
@@ -12,14 +13,19 @@ import { ownFolder } from '../folders/folders.service.ts';
  */
 async function changedOrNotFound(em: EntityManager, user: User, ids: string[], changed: number) {
   if (changed > 0) return changed;
-  if (!(await em.count(Note, { id: { $in: ids }, user: user.id }))) throw new AppError('NOT_FOUND');
+  if (!(await em.count(Note, listed(user, ids)))) throw new AppError('NOT_FOUND');
   return 0;
+}
+
+/** The user's web notes among `ids`: what the list shows and acts on (never a daily note). */
+function listed(user: User, ids: string[]) {
+  return { id: { $in: ids }, user: user.id, kind: NoteKind.web };
 }
 
 export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
   const changed = await em.nativeUpdate(
     Note,
-    { id: { $in: ids }, user: user.id, trashedAt: null },
+    { ...listed(user, ids), trashedAt: null },
     { flow, updatedAt: clock.now() },
   );
   return changedOrNotFound(em, user, ids, changed);
@@ -31,18 +37,14 @@ export async function trashNotes(
   ids: string[],
   now = clock.now(),
 ): Promise<number> {
-  const changed = await em.nativeUpdate(
-    Note,
-    { id: { $in: ids }, user: user.id, trashedAt: null },
-    { trashedAt: now },
-  );
+  const changed = await em.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { trashedAt: now });
   return changedOrNotFound(em, user, ids, changed);
 }
 
 export async function restoreNotes(em: EntityManager, user: User, ids: string[]): Promise<number> {
   const changed = await em.nativeUpdate(
     Note,
-    { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } },
+    { ...listed(user, ids), trashedAt: { $ne: null } },
     { trashedAt: null },
   );
   return changedOrNotFound(em, user, ids, changed);
@@ -50,7 +52,7 @@ export async function restoreNotes(em: EntityManager, user: User, ids: string[])
 
 /** Force-delete: only notes already in the trash; their content and highlights go with them. */
 export async function deleteForever(em: EntityManager, user: User, ids: string[]): Promise<number> {
-  const changed = await em.nativeDelete(Note, { id: { $in: ids }, user: user.id, trashedAt: { $ne: null } });
+  const changed = await em.nativeDelete(Note, { ...listed(user, ids), trashedAt: { $ne: null } });
   return changedOrNotFound(em, user, ids, changed);
 }
 
@@ -64,8 +66,8 @@ export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<
 export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
   const result = await em.execute<QueryResult>(
     `update "note" set "tags" = array_append("tags", ?), "updated_at" = ?
-     where "user_id" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
-    [tag, clock.now(), user.id, pgTextArray(ids), tag],
+     where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
+    [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
     'run',
   );
   return changedOrNotFound(em, user, ids, result.affectedRows);
@@ -74,8 +76,8 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
   const result = await em.execute<QueryResult>(
     `update "note" set "tags" = array_remove("tags", ?), "updated_at" = ?
-     where "user_id" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
-    [tag, clock.now(), user.id, pgTextArray(ids), tag],
+     where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
+    [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
     'run',
   );
   return changedOrNotFound(em, user, ids, result.affectedRows);
@@ -125,10 +127,9 @@ export async function moveToFolder(
   folderId: string | null,
 ): Promise<number> {
   if (folderId) await ownFolder(em, user, folderId);
-  const changed = await em.nativeUpdate(
-    Note,
-    { id: { $in: ids }, user: user.id },
-    { folder: folderId, updatedAt: clock.now() },
-  );
+  const changed = await em.nativeUpdate(Note, listed(user, ids), {
+    folder: folderId,
+    updatedAt: clock.now(),
+  });
   return changedOrNotFound(em, user, ids, changed);
 }
