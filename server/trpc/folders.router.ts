@@ -5,13 +5,7 @@ import {
   zFolderIdInput,
   zRenameFolderInput,
 } from '../../src/schemas/folders.ts';
-import {
-  createFolder,
-  deleteFolder,
-  listFolders,
-  renameFolder,
-  toFolderView,
-} from '../domain/folders/folders.service.ts';
+import { createFolder, deleteFolder, listFolders, renameFolder } from '../domain/folders/folders.service.ts';
 import { protectedProcedure, router } from './init.ts';
 
 export const foldersRouter = router({
@@ -20,12 +14,12 @@ export const foldersRouter = router({
   create: protectedProcedure
     .input(zCreateFolderInput)
     .output(zFolder)
-    .mutation(async ({ ctx, input }) => toFolderView(await createFolder(ctx.em, ctx.user, input))),
+    .mutation(({ ctx, input }) => createFolder(ctx.em, ctx.user, input)),
 
   rename: protectedProcedure
     .input(zRenameFolderInput)
     .output(zFolder)
-    .mutation(async ({ ctx, input }) => toFolderView(await renameFolder(ctx.em, ctx.user, input))),
+    .mutation(({ ctx, input }) => renameFolder(ctx.em, ctx.user, input)),
 
   delete: protectedProcedure
     .input(zFolderIdInput)

@@ -3,15 +3,28 @@ import { AppError } from '../../../src/errors.ts';
 import { newId } from '../../../src/rules/id.ts';
 import type { FolderView } from '../../../src/schemas/folders.ts';
 import { Folder, type User } from '../../db/entities/index.ts';
+import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
 
-export function toFolderView(folder: Folder, noteCount = 0): FolderView {
+/** The one mapping to the client's folder, whatever it was read from. */
+function folderView(read: FieldReader<keyof FolderView>): FolderView {
   return {
-    id: folder.id,
-    name: folder.name,
-    parentId: (folder.parent as Folder | null)?.id ?? null,
-    noteCount,
-    createdAt: folder.createdAt,
+    id: String(read('id')),
+    name: String(read('name')),
+    parentId: (read('parentId') as string | null | undefined) ?? null,
+    noteCount: Number(read('noteCount') ?? 0),
+    createdAt: asDate(read('createdAt')),
   };
+}
+
+/** A folder just created or renamed; its notes are not counted here (0), only the list counts them. */
+function toFolderView(folder: Folder): FolderView {
+  return folderView((field) =>
+    field === 'parentId'
+      ? ((folder.parent as Folder | null)?.id ?? null)
+      : field === 'noteCount'
+        ? 0
+        : folder[field],
+  );
 }
 
 export async function ownFolder(em: EntityManager, user: User, id: string): Promise<Folder> {
@@ -31,41 +44,37 @@ async function flushFolderName(em: EntityManager): Promise<void> {
   }
 }
 
-export async function listFolders(em: EntityManager, user: User) {
-  const rows = await em.execute<
-    { id: string; name: string; parent_id: string | null; created_at: Date; note_count: string }[]
-  >(
+export async function listFolders(em: EntityManager, user: User): Promise<FolderView[]> {
+  const rows = await em.execute<Record<string, unknown>[]>(
     `select f.id, f.name, f.parent_id, f.created_at,
        (select count(*) from note p where p.folder_id = f.id and p.trashed_at is null) as note_count
      from folder f where f.user_id = ? order by f.name`,
     [user.id],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    parentId: r.parent_id,
-    createdAt: new Date(r.created_at),
-    noteCount: Number(r.note_count),
-  }));
+  return rows.map((row) => folderView(rowReader(row)));
 }
 
 export async function createFolder(
   em: EntityManager,
   user: User,
   input: { name: string; parentId?: string | null },
-) {
+): Promise<FolderView> {
   const parentId = input.parentId ?? null;
   if (parentId) await ownFolder(em, user, parentId);
   const folder = em.create(Folder, { id: newId(), user: user.id, parent: parentId, name: input.name });
   await flushFolderName(em);
-  return folder;
+  return toFolderView(folder);
 }
 
-export async function renameFolder(em: EntityManager, user: User, input: { id: string; name: string }) {
+export async function renameFolder(
+  em: EntityManager,
+  user: User,
+  input: { id: string; name: string },
+): Promise<FolderView> {
   const folder = await ownFolder(em, user, input.id);
   folder.name = input.name;
   await flushFolderName(em);
-  return folder;
+  return toFolderView(folder);
 }
 
 /** Deletes a folder and its subfolders; their notes stay, outside any folder. */

@@ -1,54 +1,41 @@
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import type { Note, NoteContent } from '../../db/entities/index.ts';
+import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
+
+/** The one mapping to the client's summary, whatever the note was read from. */
+function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
+  const publishedAt = read('publishedAt');
+  return {
+    id: String(read('id')),
+    url: String(read('url')),
+    title: String(read('title')),
+    siteName: (read('siteName') as string | null | undefined) ?? null,
+    author: (read('author') as string | null | undefined) ?? null,
+    publishedAt: publishedAt == null ? null : asDate(publishedAt),
+    leadImageUrl: (read('leadImageUrl') as string | null | undefined) ?? null,
+    excerpt: String(read('excerpt') ?? ''),
+    lang: (read('lang') as string | null | undefined) ?? null,
+    wordCount: Number(read('wordCount') ?? 0),
+    flow: Number(read('flow')),
+    tags: (read('tags') as string[] | null | undefined) ?? [],
+    clipStatus: Number(read('clipStatus')),
+    clipError: (read('clipError') as string | null | undefined) ?? null,
+    highlightCount: Number(read('highlightCount') ?? 0),
+    createdAt: asDate(read('createdAt')),
+    updatedAt: asDate(read('updatedAt')),
+  };
+}
 
 /** A note as clients see it (entities never leave the server raw). */
 export function toNoteSummary(note: Note): NoteSummary {
-  return {
-    id: note.id,
-    url: note.url,
-    title: note.title,
-    siteName: note.siteName ?? null,
-    author: note.author ?? null,
-    publishedAt: note.publishedAt ?? null,
-    leadImageUrl: note.leadImageUrl ?? null,
-    excerpt: note.excerpt,
-    lang: note.lang ?? null,
-    wordCount: note.wordCount,
-    flow: note.flow,
-    tags: note.tags,
-    clipStatus: note.clipStatus,
-    clipError: note.clipError ?? null,
-    highlightCount: note.highlightCount,
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
-  };
+  return noteSummary((field) => note[field]);
 }
 
 export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetail {
   return { ...toNoteSummary(note), contentHtml: content?.contentHtml ?? '', text: content?.text ?? '' };
 }
 
-const toDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
-
 /** A raw `note` row (snake_case, as list queries select it) straight to the client shape. */
 export function rowToNoteSummary(row: Record<string, unknown>): NoteSummary {
-  return {
-    id: String(row.id),
-    url: String(row.url),
-    title: String(row.title),
-    siteName: (row.site_name as string | null) ?? null,
-    author: (row.author as string | null) ?? null,
-    publishedAt: toDate(row.published_at),
-    leadImageUrl: (row.lead_image_url as string | null) ?? null,
-    excerpt: String(row.excerpt ?? ''),
-    lang: (row.lang as string | null) ?? null,
-    wordCount: Number(row.word_count ?? 0),
-    flow: Number(row.flow),
-    tags: (row.tags as string[] | null) ?? [],
-    clipStatus: Number(row.clip_status),
-    clipError: (row.clip_error as string | null) ?? null,
-    highlightCount: Number(row.highlight_count ?? 0),
-    createdAt: toDate(row.created_at) as Date,
-    updatedAt: toDate(row.updated_at) as Date,
-  };
+  return noteSummary(rowReader(row));
 }

@@ -1,0 +1,27 @@
+/** Reads one field of a record by its property name: an entity's own, or a raw row's column. */
+export type FieldReader<F extends string> = (field: F) => unknown;
+
+const columns = new Map<string, string>();
+
+/** The column a property maps to under MikroORM's default naming (`slotId` → `slot_id`). */
+function column(field: string): string {
+  let name = columns.get(field);
+  if (name === undefined) {
+    name = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    columns.set(field, name);
+  }
+  return name;
+}
+
+/**
+ * A raw row (snake_case columns, as `em.execute` returns it) read by property name, so one
+ * mapper serves both an entity and a hot-path row that is never hydrated.
+ */
+export function rowReader<F extends string>(row: Record<string, unknown>): FieldReader<F> {
+  return (field) => row[column(field)];
+}
+
+/** A timestamp as the driver gives it (a Date, or its text) as a Date. */
+export function asDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
