@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { highlightsMarkdown, highlightsText } from '../../src/rules/highlight-format.ts';
 import {
   zCreateHighlightInput,
   zExportHighlightsInput,
@@ -11,6 +10,7 @@ import {
   zUpdateHighlightInput,
 } from '../../src/schemas/highlights.ts';
 import { zExportResult, zNoteIdInput } from '../../src/schemas/notes.ts';
+import { exportHighlights } from '../domain/highlights/export-highlights.ts';
 import { toHighlightView } from '../domain/highlights/highlight-view.ts';
 import {
   createHighlight,
@@ -20,7 +20,6 @@ import {
   noteHighlights,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
-import { getNote, safeFilename } from '../domain/notes/notes.service.ts';
 import { protectedProcedure, router } from './init.ts';
 
 export const highlightsRouter = router({
@@ -57,14 +56,5 @@ export const highlightsRouter = router({
   export: protectedProcedure
     .input(zExportHighlightsInput)
     .output(zExportResult)
-    .query(async ({ ctx, input }) => {
-      const { note } = await getNote(ctx.em, ctx.user, input.noteId);
-      const highlights = (await noteHighlights(ctx.em, ctx.user, input.noteId)).map(toHighlightView);
-      const markdown = input.format === 'markdown';
-      return {
-        filename: safeFilename(`${note.title} - highlights`, markdown ? 'md' : 'txt'),
-        mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
-        content: markdown ? highlightsMarkdown(note, highlights) : highlightsText(note, highlights),
-      };
-    }),
+    .query(({ ctx, input }) => exportHighlights(ctx.em, ctx.user, input)),
 });
