@@ -1,6 +1,47 @@
 import { textNoteHasLink } from '../../../src/rules/link.ts';
 import type { HighlightListItem, Highlight as HighlightView } from '../../../src/schemas/highlights.ts';
 import type { Highlight } from '../../db/entities/index.ts';
+import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
+
+/** What the client's highlight is built from: the entity's columns, by property name. */
+type HighlightField =
+  | Exclude<keyof HighlightView, 'noteId' | 'annotation' | 'hasLink'>
+  | 'noteId'
+  | 'annotationId'
+  | 'annotation'
+  | 'annotatedAt';
+
+/** The one mapping to the client's highlight, whatever it was read from. */
+function highlightView(read: FieldReader<HighlightField>): HighlightView {
+  const text = String(read('text') ?? '');
+  const coreType = Number(read('coreType'));
+  const positionStart = read('positionStart');
+  const [annotationId, annotation, annotatedAt] = [
+    read('annotationId'),
+    read('annotation'),
+    read('annotatedAt'),
+  ];
+  return {
+    id: String(read('id')),
+    noteId: (read('noteId') as string | null | undefined) ?? null,
+    coreType,
+    text,
+    slotId: Number(read('slotId')),
+    style: Number(read('style')),
+    imageUrl: (read('imageUrl') as string | null | undefined) ?? null,
+    selectors: (read('selectors') as HighlightView['selectors'] | undefined) ?? null,
+    positionStart: positionStart == null ? null : Number(positionStart),
+    detached: Boolean(read('detached')),
+    annotation:
+      annotation && annotationId && annotatedAt
+        ? { id: String(annotationId), message: String(annotation), createdAt: asDate(annotatedAt) }
+        : null,
+    tags: (read('tags') as string[] | null | undefined) ?? [],
+    hasLink: textNoteHasLink(text, coreType),
+    createdAt: asDate(read('createdAt')),
+    updatedAt: asDate(read('updatedAt')),
+  };
+}
 
 function noteIdOf(highlight: Highlight): string | null {
   const note = highlight.note as unknown as { id: string } | string | null | undefined;
@@ -9,59 +50,13 @@ function noteIdOf(highlight: Highlight): string | null {
 }
 
 export function toHighlightView(highlight: Highlight): HighlightView {
-  return {
-    id: highlight.id,
-    noteId: noteIdOf(highlight),
-    kind: highlight.kind,
-    coreType: highlight.coreType,
-    text: highlight.text,
-    slotId: highlight.slotId,
-    style: highlight.style,
-    imageUrl: highlight.imageUrl ?? null,
-    selectors: highlight.selectors ?? null,
-    positionStart: highlight.positionStart ?? null,
-    detached: highlight.detached,
-    annotation:
-      highlight.annotation && highlight.annotationId && highlight.annotatedAt
-        ? { id: highlight.annotationId, message: highlight.annotation, createdAt: highlight.annotatedAt }
-        : null,
-    tags: highlight.tags,
-    hasLink: textNoteHasLink(highlight.text, highlight.coreType),
-    createdAt: highlight.createdAt,
-    updatedAt: highlight.updatedAt,
-  };
+  return highlightView((field) => (field === 'noteId' ? noteIdOf(highlight) : highlight[field]));
 }
-
-const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 
 /** A raw highlight row joined with its note's title and url, straight to the list shape. */
 export function rowToHighlightListItem(row: Record<string, unknown>): HighlightListItem {
-  const text = String(row.text ?? '');
-  const coreType = Number(row.core_type);
   return {
-    id: String(row.id),
-    noteId: (row.note_id as string | null) ?? null,
-    kind: Number(row.kind),
-    coreType,
-    text,
-    slotId: Number(row.slot_id),
-    style: Number(row.style),
-    imageUrl: (row.image_url as string | null) ?? null,
-    selectors: (row.selectors as HighlightView['selectors']) ?? null,
-    positionStart: row.position_start == null ? null : Number(row.position_start),
-    detached: Boolean(row.detached),
-    annotation:
-      row.annotation && row.annotation_id && row.annotated_at
-        ? {
-            id: String(row.annotation_id),
-            message: String(row.annotation),
-            createdAt: date(row.annotated_at),
-          }
-        : null,
-    tags: (row.tags as string[] | null) ?? [],
-    hasLink: textNoteHasLink(text, coreType),
-    createdAt: date(row.created_at),
-    updatedAt: date(row.updated_at),
+    ...highlightView(rowReader(row)),
     note: row.note_id
       ? { id: String(row.note_id), title: String(row.note_title ?? ''), url: String(row.note_url ?? '') }
       : null,
