@@ -11,7 +11,6 @@ import {
 } from '../../src/schemas/highlights.ts';
 import { zExportResult, zNoteIdInput } from '../../src/schemas/notes.ts';
 import { exportHighlights } from '../domain/highlights/export-highlights.ts';
-import { toHighlightView } from '../domain/highlights/highlight-view.ts';
 import {
   createHighlight,
   deleteHighlight,
@@ -26,12 +25,12 @@ export const highlightsRouter = router({
   create: protectedProcedure
     .input(zCreateHighlightInput)
     .output(zHighlight)
-    .mutation(async ({ ctx, input }) => toHighlightView(await createHighlight(ctx.em, ctx.user, input))),
+    .mutation(({ ctx, input }) => createHighlight(ctx.em, ctx.user, input)),
 
   update: protectedProcedure
     .input(zUpdateHighlightInput)
     .output(zHighlight)
-    .mutation(async ({ ctx, input }) => toHighlightView(await updateHighlight(ctx.em, ctx.user, input))),
+    .mutation(({ ctx, input }) => updateHighlight(ctx.em, ctx.user, input)),
 
   delete: protectedProcedure
     .input(zHighlightIdInput)
@@ -46,7 +45,7 @@ export const highlightsRouter = router({
   byNote: protectedProcedure
     .input(zNoteIdInput)
     .output(z.array(zHighlight))
-    .query(async ({ ctx, input }) => (await noteHighlights(ctx.em, ctx.user, input.id)).map(toHighlightView)),
+    .query(({ ctx, input }) => noteHighlights(ctx.em, ctx.user, input.id)),
 
   list: protectedProcedure
     .input(zHighlightListInput)

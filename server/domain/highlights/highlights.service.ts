@@ -5,14 +5,18 @@ import { CoreType, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { findMathError } from '../../../src/rules/math.ts';
-import type { CreateHighlightInput, UpdateHighlightInput } from '../../../src/schemas/highlights.ts';
+import type {
+  CreateHighlightInput,
+  Highlight as HighlightView,
+  UpdateHighlightInput,
+} from '../../../src/schemas/highlights.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, Note, NoteContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
-import { rowToHighlightListItem } from './highlight-view.ts';
+import { rowToHighlightListItem, toHighlightView } from './highlight-view.ts';
 
 /** Highlights and image highlights count towards the note's highlight count; text notes don't. */
 const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
@@ -48,7 +52,7 @@ export async function createHighlight(
   em: EntityManager,
   user: User,
   input: CreateHighlightInput,
-): Promise<Highlight> {
+): Promise<HighlightView> {
   checkMath(input.annotation);
   const note = await ownNote(em, user, input.noteId);
   const content = await em.findOne(NoteContent, { note: note.id });
@@ -91,7 +95,7 @@ export async function createHighlight(
         ]);
       }
     }
-    return highlight;
+    return toHighlightView(highlight);
   });
 }
 
@@ -99,7 +103,7 @@ export async function updateHighlight(
   em: EntityManager,
   user: User,
   input: UpdateHighlightInput,
-): Promise<Highlight> {
+): Promise<HighlightView> {
   const highlight = await em.findOne(Highlight, { id: input.id, user: user.id });
   if (!highlight) throw new AppError('NOT_FOUND');
   if (input.slotId !== undefined) highlight.slotId = input.slotId;
@@ -124,7 +128,7 @@ export async function updateHighlight(
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
     if (noteId) await indexNoteHighlights(tem, noteId);
   });
-  return highlight;
+  return toHighlightView(highlight);
 }
 
 /** Deletes one of the user's highlights; the note's highlight count drops by one only if a row was deleted. */
@@ -164,13 +168,18 @@ export async function locateHighlight(em: EntityManager, user: User, id: string)
 }
 
 /** A note's highlights in reading order (detached ones last). */
-export async function noteHighlights(em: EntityManager, user: User, noteId: string): Promise<Highlight[]> {
+export async function noteHighlights(
+  em: EntityManager,
+  user: User,
+  noteId: string,
+): Promise<HighlightView[]> {
   await ownNote(em, user, noteId);
-  return em.find(
+  const highlights = await em.find(
     Highlight,
     { note: noteId, user: user.id },
     { orderBy: { positionStart: 'asc nulls last', createdAt: 'asc' } },
   );
+  return highlights.map(toHighlightView);
 }
 
 export interface HighlightFilter {
