@@ -1,43 +1,12 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
-import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { e2eFixture } from '../helpers/e2e.ts';
 
-let smtp: SmtpSink;
-let deps: TestDeps;
-let workers: RunningWorkers;
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureClientBuilt();
-  smtp = await startSmtpSink();
-  deps = await createTestDeps({ SMTP_URL: smtp.url });
-  workers = await startWorkers(deps);
-  server = await startServer(deps);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await workers?.close();
-  await deps?.close();
-  await smtp?.close();
-});
+const app = e2eFixture({ workers: true, smtp: true });
 
 const EMAIL = 'reader@example.test';
 const FIRST_PASSWORD = 'first password 1';
 const SECOND_PASSWORD = 'second password 2';
-
-async function open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await newContext(browser, options);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`);
-  return page;
-}
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
@@ -49,18 +18,18 @@ async function signIn(page: Page, password: string): Promise<void> {
 
 /** Types a code request, reads the code the worker delivered to the SMTP sink, and fills it in. */
 async function fillEmailedCode(page: Page, email: string): Promise<string> {
-  const since = smtp.messages.length;
+  const since = app.smtp.messages.length;
   await page.getByTestId('get-code').click();
-  const code = await smtp.code(email, since);
+  const code = await app.smtp.code(email, since);
   // The mail can arrive before the button has re-rendered on a loaded machine: wait for the countdown.
   await expect.poll(() => page.getByTestId('get-code').textContent()).toMatch(/\d+ s/);
   await page.locator('input[name="code"]').fill(code);
-  return smtp.messages.at(-1)?.subject ?? '';
+  return app.smtp.messages.at(-1)?.subject ?? '';
 }
 
 describe('accounts in Chromium', () => {
   test('sign-up: shared validation messages under the fields, a code from the mail, then signed in', async () => {
-    const page = await open('/register');
+    const { page } = await app.open('/register');
     await page.getByRole('button', { name: 'Sign up' }).click();
     const email = page.getByLabel('Email');
     await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
@@ -77,27 +46,27 @@ describe('accounts in Chromium', () => {
 
     await page.getByLabel('Repeat password').fill(FIRST_PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(app.url('/'));
     await page
       .getByTestId('account-menu')
       .getByText(/^nick\d+$/)
       .waitFor();
 
     // The account page shows the new, still anonymous account.
-    await page.goto(`${server.url}/personSetting/user`);
+    await page.goto(app.url('/personSetting/user'));
     await page.getByTestId('anonymous-badge').waitFor();
     await expect(page.getByTestId('plan').textContent()).resolves.toBe('Free');
     await page.context().close();
   });
 
   test('sign-out, a refused sign-in, and settings that send a signed-out user through /login and back', async () => {
-    const page = await open('/personSetting/user');
+    const { page } = await app.open('/personSetting/user');
     await page.waitForURL(/\/login\?next=%2FpersonSetting%2Fuser$/);
     await signIn(page, 'not the password');
     await page.getByText('Login Failed').waitFor();
 
     await signIn(page, FIRST_PASSWORD);
-    await page.waitForURL(`${server.url}/personSetting/user`);
+    await page.waitForURL(app.url('/personSetting/user'));
     const nickname = page.getByLabel('Nickname');
     await nickname.fill('Marginalia');
     await nickname.press('Enter');
@@ -115,14 +84,14 @@ describe('accounts in Chromium', () => {
 
     await page.getByTestId('account-menu').click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
-    await page.waitForURL(`${server.url}/login`);
-    await page.goto(`${server.url}/`);
+    await page.waitForURL(app.url('/login'));
+    await page.goto(app.url('/'));
     await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
     await page.context().close();
   });
 
   test('password recovery: the code mail follows the language chosen in the app', async () => {
-    const page = await open('/forget');
+    const { page } = await app.open('/forget');
     await page.getByTestId('language-select').selectOption('de');
     await page.locator('html[lang="de"]').waitFor();
     await page.locator('input[name="email"]').fill(EMAIL);
@@ -131,23 +100,26 @@ describe('accounts in Chromium', () => {
     await page.locator('input[name="password"]').fill(SECOND_PASSWORD);
     await page.locator('input[name="repeatPassword"]').fill(SECOND_PASSWORD);
     await page.locator('form[data-testid="forget-form"] button[type="submit"]').click();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(app.url('/login'));
     await page.getByTestId('language-select').selectOption('en');
     await page.locator('html[lang="en"]').waitFor();
 
     await signIn(page, FIRST_PASSWORD);
     await page.getByText('Login Failed').waitFor();
     await signIn(page, SECOND_PASSWORD);
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(app.url('/'));
     await page.context().close();
   });
 
   test('QR login: a signed-in phone confirms the ticket shown on the desktop, which is then signed in', async () => {
-    const phone = await open('/login', { viewport: { width: 360, height: 740 }, isMobile: true });
+    const { page: phone } = await app.open('/login', {
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+    });
     await signIn(phone, SECOND_PASSWORD);
-    await phone.waitForURL(`${server.url}/`);
+    await phone.waitForURL(app.url('/'));
 
-    const desktop = await open('/login');
+    const { page: desktop } = await app.open('/login');
     const panel = desktop.getByTestId('qr-panel');
     await desktop.locator('[data-testid="qr-panel"][data-ticket-url]').waitFor();
     const ticketUrl = (await panel.getAttribute('data-ticket-url')) as string;
@@ -163,17 +135,17 @@ describe('accounts in Chromium', () => {
     await phone.getByRole('button', { name: 'Sign in there' }).click();
     await phone.getByText('Done. You can close this page.').waitFor();
 
-    await desktop.waitForURL(`${server.url}/`);
+    await desktop.waitForURL(app.url('/'));
     await desktop.getByTestId('account-menu').getByText('Marginalia', { exact: true }).waitFor();
     await phone.context().close();
     await desktop.context().close();
   });
 
   test('deleting the account asks first, signs out, and the account cannot sign in again', async () => {
-    const page = await open('/login');
+    const { page } = await app.open('/login');
     await signIn(page, SECOND_PASSWORD);
-    await page.waitForURL(`${server.url}/`);
-    await page.goto(`${server.url}/personSetting/deleteaccount`);
+    await page.waitForURL(app.url('/'));
+    await page.goto(app.url('/personSetting/deleteaccount'));
     await page.getByText('Deleting your account is irreversible.', { exact: false }).first().waitFor();
 
     // Nothing to confirm until the password is there.
@@ -190,7 +162,7 @@ describe('accounts in Chromium', () => {
     );
     await page.keyboard.press('Enter');
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
-    await page.waitForURL(`${server.url}/login`);
+    await page.waitForURL(app.url('/login'));
     await page.getByText('Your account has been deleted.').waitFor();
 
     await signIn(page, SECOND_PASSWORD);

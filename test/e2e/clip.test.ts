@@ -1,20 +1,10 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { ClipStatus } from '../../src/enums.ts';
-import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
-import { article, html, startSite, type TestSite } from '../helpers/site.ts';
-import { signedInUser } from '../helpers/users.ts';
+import { e2eFixture } from '../helpers/e2e.ts';
+import { article, html } from '../helpers/site.ts';
 import { waitFor } from '../helpers/wait.ts';
-
-let deps: TestDeps;
-let site: TestSite;
-let workers: RunningWorkers;
-let server: RunningServer;
-let browser: Browser;
 
 const PARAGRAPHS = [
   'Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.',
@@ -22,39 +12,15 @@ const PARAGRAPHS = [
   'The third paragraph closes the article and mentions highlights, notes and daily reviews in passing.',
 ];
 
-beforeAll(async () => {
-  ensureClientBuilt();
-  site = await startSite({
+const app = e2eFixture({
+  workers: true,
+  site: {
     '/article': html(article('A calm article', PARAGRAPHS)),
     '/second': html(article('Another article', PARAGRAPHS)),
     // Anything else answers 404: a clip of it fails for good.
-  });
-  deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
-  workers = await startWorkers(deps);
-  server = await startServer(deps);
-  browser = await launchBrowser();
+  },
+  browser: { acceptDownloads: true, clipboard: true },
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await workers?.close();
-  await deps?.close();
-  await site?.close();
-});
-
-/** A Chromium context signed in as a fresh user (session cookie set for the server's origin). */
-async function signedInBrowser(): Promise<{
-  context: BrowserContext;
-  page: Page;
-  user: Awaited<ReturnType<typeof signedInUser>>;
-}> {
-  const user = await signedInUser(deps);
-  const context = await newContext(browser, { acceptDownloads: true });
-  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  const page = await context.newPage();
-  return { context, page, user };
-}
 
 async function saveUrl(page: Page, url: string) {
   const input = page.getByTestId('save-url-input');
@@ -68,12 +34,9 @@ function listItem(page: Page, title: string) {
 
 describe('clipping and reading in Chromium', () => {
   test('save a URL, watch it finish, read it, copy its link, export Markdown, go back with Esc', async () => {
-    const { context, page } = await signedInBrowser();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await app.signIn('/');
 
-    await saveUrl(page, `${site.origin}/article`);
+    await saveUrl(page, `${app.site.origin}/article`);
     // The page shows at once (still clipping), then turns done by itself.
     const first = page.getByTestId('note-item').first();
     await first.waitFor();
@@ -97,13 +60,13 @@ describe('clipping and reading in Chromium', () => {
     expect(await page.getByTestId('reader-content').textContent()).not.toContain('all rights reserved');
 
     const original = page.getByTestId('reader-original');
-    expect(await original.getAttribute('href')).toBe(`${site.origin}/article`);
+    expect(await original.getAttribute('href')).toBe(`${app.site.origin}/article`);
     expect(await original.getAttribute('target')).toBe('_blank');
     expect((await original.getAttribute('rel'))?.split(' ').sort()).toEqual(['noopener', 'noreferrer']);
 
     await page.getByTestId('reader-copy-link').click();
     await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
-      `${server.url}/?pi=${noteId}&vs=article`,
+      app.url(`/?pi=${noteId}&vs=article`),
     );
 
     await page.getByTestId('reader-export').click();
@@ -114,7 +77,7 @@ describe('clipping and reading in Chromium', () => {
     expect(download.suggestedFilename()).toBe('A calm article.md');
     const markdown = await fs.readFile(await download.path(), 'utf8');
     expect(markdown).toContain('# A calm article');
-    expect(markdown).toContain(`Source: <${site.origin}/article>`);
+    expect(markdown).toContain(`Source: <${app.site.origin}/article>`);
     expect(markdown).toContain('Margin keeps what you read.');
 
     await page.keyboard.press('Escape');
@@ -126,8 +89,7 @@ describe('clipping and reading in Chromium', () => {
   });
 
   test('an invalid address is refused with a message under the box', async () => {
-    const { context, page } = await signedInBrowser();
-    await page.goto(`${server.url}/`);
+    const { context, page } = await app.signIn('/');
     await page.getByTestId('note-list').or(page.locator('.empty-state')).first().waitFor();
     await saveUrl(page, 'ftp://example.test/file');
     await page.getByTestId('save-url-error').waitFor();
@@ -137,19 +99,22 @@ describe('clipping and reading in Chromium', () => {
   });
 
   test('a page that cannot be fetched shows the failed status with Retry, which tries again', async () => {
-    const { context, page } = await signedInBrowser();
-    await page.goto(`${server.url}/`);
-    await saveUrl(page, `${site.origin}/missing`);
+    const { context, page } = await app.signIn('/');
+    await saveUrl(page, `${app.site.origin}/missing`);
     const failed = page.locator(`[data-testid="note-item"][data-clip-status="${ClipStatus.failed}"]`);
     await failed.waitFor({ timeout: 15_000 });
     const status = failed.getByTestId('clip-status');
     expect(await status.getAttribute('data-status')).toBe(String(ClipStatus.failed));
     expect(await status.locator('[data-reason]').getAttribute('data-reason')).toBe('fetch:http_status');
-    expect(site.hits.get('/missing')).toBe(1);
+    expect(app.site.hits.get('/missing')).toBe(1);
 
     await failed.getByTestId('clip-retry').click();
     // Retried: fetched a second time, and (still a 404) failed again.
-    await waitFor(async () => ((site.hits.get('/missing') ?? 0) >= 2 ? true : undefined), 15_000, 'retry');
+    await waitFor(
+      async () => ((app.site.hits.get('/missing') ?? 0) >= 2 ? true : undefined),
+      15_000,
+      'retry',
+    );
     await page
       .locator(
         `[data-testid="note-item"][data-clip-status="${ClipStatus.failed}"] [data-testid="clip-retry"]`,
@@ -159,8 +124,8 @@ describe('clipping and reading in Chromium', () => {
   });
 
   test('the deep link /?pi=…&vs=article opens the reader directly; Back goes to the list', async () => {
-    const { context, page, user } = await signedInBrowser();
-    const { note: saved } = await user.caller.notes.clip({ url: `${site.origin}/second` });
+    const { context, page, user } = await app.signIn();
+    const { note: saved } = await user.caller.notes.clip({ url: `${app.site.origin}/second` });
     await waitFor(
       async () => {
         const detail = await user.caller.notes.get({ id: saved.id });
@@ -169,7 +134,7 @@ describe('clipping and reading in Chromium', () => {
       15_000,
       'clip to finish',
     );
-    await page.goto(`${server.url}/?pi=${saved.id}&vs=article`);
+    await page.goto(app.url(`/?pi=${saved.id}&vs=article`));
     await page.getByTestId('reader-content').waitFor();
     await expect(page.getByTestId('reader').getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
       'Another article',
@@ -181,9 +146,7 @@ describe('clipping and reading in Chromium', () => {
   });
 
   test('someone signed out sees the sign-in prompt, not a list', async () => {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    const { context, page } = await app.open('/');
     await page.getByTestId('home').getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await page.getByTestId('save-url-input').count()).toBe(0);
     await context.close();

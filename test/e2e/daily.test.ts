@@ -1,47 +1,24 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page as BrowserPage } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { setClock } from '../../server/clock.ts';
 import { User } from '../../server/db/entities/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
-import { newContext } from '../helpers/browser.ts';
-import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
 import { callerFor } from '../helpers/context.ts';
-import type { TestDeps } from '../helpers/deps.ts';
-import type { RunningServer } from '../helpers/http.ts';
+import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
-import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-let deps: TestDeps;
-let server: RunningServer;
-let browser: Browser;
-
-let app: BrowserApp;
-
-beforeAll(async () => {
-  app = await startBrowserApp();
-  ({ deps, server, browser } = app);
-});
-afterAll(() => app?.close());
-
-type SignedIn = Awaited<ReturnType<typeof signedInUser>>;
+const app = e2eFixture({ browser: { acceptDownloads: true } });
 
 /**
  * A fresh user in `timeZone` and a Chromium context signed in as them, living at the server's
  * time in `browserZone` (the same zone unless a test says otherwise).
  */
-async function signedInBrowser(
-  timeZone = 'Asia/Shanghai',
-  browserZone = timeZone,
-): Promise<{ context: BrowserContext; page: BrowserPage; user: SignedIn }> {
-  const user = await signedInUser(deps, undefined, timeZone);
-  const context = await newContext(browser, { acceptDownloads: true, timezoneId: browserZone });
-  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
-  const page = await context.newPage();
-  return { context, page, user };
+function signedInBrowser(timeZone = 'Asia/Shanghai', browserZone = timeZone) {
+  return app.signIn(undefined, { timeZone, timezoneId: browserZone });
 }
 
 /**
@@ -81,7 +58,7 @@ function status(page: BrowserPage, value: string) {
 }
 
 /** Waits until the server's copy of today's note satisfies `check`, and answers it. */
-function serverToday(user: SignedIn, check: (text: string) => boolean, what: string) {
+function serverToday(user: SignedInUser, check: (text: string) => boolean, what: string) {
   return waitFor(
     async () => {
       const day = await user.caller.daily.get({});
@@ -100,10 +77,8 @@ function todaysEditor(page: BrowserPage) {
 describe('daily notes in Chromium', () => {
   test('autosave survives reload, an offline spell and a concurrent edit', async () => {
     setClock(LATE_EVENING_IN_SHANGHAI.at);
-    const { context, page, user } = await signedInBrowser();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/daily`);
+    const { context, page, user, errors } = await signedInBrowser();
+    await page.goto(app.url('/daily'));
     const editor = page.getByTestId('daily-textarea');
     await status(page, 'saved').waitFor();
     expect(await todaysEditor(page).getAttribute('data-date')).toBe(LATE_EVENING_IN_SHANGHAI.day);
@@ -177,7 +152,7 @@ describe('daily notes in Chromium', () => {
     await page.close();
     await context.setOffline(false);
     const again = await context.newPage();
-    await again.goto(`${server.url}/daily`);
+    await again.goto(app.url('/daily'));
     await serverToday(user, (t) => t.endsWith('<b>raw</b>\nLast words'), 'restored draft');
     await status(again, 'saved').waitFor();
     expect(await again.getByTestId('daily-textarea').inputValue()).toMatch(/Last words$/);
@@ -189,14 +164,14 @@ describe('daily notes in Chromium', () => {
     setClock('2026-03-14T16:30:00Z');
     const { context, page, user } = await signedInBrowser('UTC', 'Asia/Shanghai');
     expect((await user.caller.daily.get({})).date).toBe('2026-03-14');
-    await page.goto(`${server.url}/daily`);
+    await page.goto(app.url('/daily'));
     const reported = await waitFor(async () => {
-      const fresh = await deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });
+      const fresh = await app.deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });
       return fresh.timeZone === 'Asia/Shanghai' ? fresh : undefined;
     });
     await page.locator('[data-testid="daily-editor"][data-date="2026-03-15"]').waitFor();
     await status(page, 'saved').waitFor();
-    const caller = callerFor(deps, { user: reported, session: user.session });
+    const caller = callerFor(app.deps, { user: reported, session: user.session });
     expect((await caller.daily.get({})).date).toBe('2026-03-15');
     await context.close();
   });
@@ -212,7 +187,7 @@ describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
       baseText: '',
       baseVersion: 0,
     });
-    await page.goto(`${server.url}/postdaily`);
+    await page.goto(app.url('/postdaily'));
     const input = page.getByTestId('postdaily-input');
     await input.fill('Quick idea about margins');
     await input.press('Control+Enter');
@@ -229,7 +204,7 @@ describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
     expect(times.map((time) => `**${time}** Quick idea about margins`)).toContain(today.text);
 
     // /daily shows it, and the timeline (with search) opens an earlier day for editing.
-    await page.goto(`${server.url}/daily`);
+    await page.goto(app.url('/daily'));
     await status(page, 'saved').waitFor();
     expect(await todaysEditor(page).getAttribute('data-date')).toBe(day);
     expect(await page.getByTestId('daily-textarea').inputValue()).toContain('Quick idea about margins');
@@ -254,7 +229,7 @@ describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
     setClock(at);
     const { context, page, user } = await signedInBrowser(zone);
     const text = 'Attention is the rarest and purest form of generosity.';
-    const source = await makeClippedNote(deps, user.user.id, { title: 'On attention', text });
+    const source = await makeClippedNote(app.deps, user.user.id, { title: 'On attention', text });
     const highlight = await user.caller.highlights.create({
       id: newId(),
       noteId: source.id,
@@ -264,7 +239,7 @@ describe.each(INSTANTS)('daily notes at $when', ({ zone, at, day }) => {
     await user.caller.daily.moveHighlights({ ids: [highlight.id], target: 'today' });
     await user.caller.daily.moveHighlights({ ids: [highlight.id], target: 'new' });
 
-    await page.goto(`${server.url}/daily`);
+    await page.goto(app.url('/daily'));
     await status(page, 'saved').waitFor();
     expect(await page.getByTestId('daily-textarea').inputValue()).toContain('> Attention');
     const entry = page.getByTestId('daily-entry');

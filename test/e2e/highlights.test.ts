@@ -1,24 +1,13 @@
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
-import { ensureClientBuilt, launchBrowser, newContext } from '../helpers/browser.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
-import { html, startSite, type TestSite } from '../helpers/site.ts';
-import { signedInUser } from '../helpers/users.ts';
+import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
+import { html } from '../helpers/site.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-type User = Awaited<ReturnType<typeof signedInUser>>;
-
-let deps: TestDeps;
-let site: TestSite;
-let workers: RunningWorkers;
-let server: RunningServer;
-let browser: Browser;
 /** Waits for the UI: far beyond what a loaded machine needs (expect.poll's default is 1 s). */
 const UI_WAIT = { timeout: 20_000 };
 
@@ -45,27 +34,17 @@ ${FILLER}
 </article></body></html>`;
 }
 
-beforeAll(async () => {
-  ensureClientBuilt();
-  site = await startSite({ '/pic.png': html(PNG, 'image/png') });
-  deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
-  workers = await startWorkers(deps);
-  server = await startServer(deps);
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await workers?.close();
-  await deps?.close();
-  await site?.close();
+const app = e2eFixture({
+  workers: true,
+  site: { '/pic.png': html(PNG, 'image/png') },
+  browser: { acceptDownloads: true, clipboard: true },
 });
 
 /** Saves the article through the API (no fetch) and waits for the worker to parse it. */
-async function savedArticle(user: User, path: string): Promise<string> {
+async function savedArticle(user: SignedInUser, path: string): Promise<string> {
   const { note } = await user.caller.notes.clipHtml({
-    url: `${site.origin}${path}`,
-    html: articleHtml(site.origin),
+    url: `${app.site.origin}${path}`,
+    html: articleHtml(app.site.origin),
   });
   await waitFor(
     async () =>
@@ -74,13 +53,6 @@ async function savedArticle(user: User, path: string): Promise<string> {
     'the page to be parsed',
   );
   return note.id;
-}
-
-async function signedInBrowser(user: User): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, { acceptDownloads: true });
-  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  return { context, page: await context.newPage() };
 }
 
 /** Selects `phrase` in the article with a real mouse drag over its on-screen boxes. */
@@ -137,12 +109,9 @@ async function openCard(page: Page, id: string) {
 
 describe('highlighting in the reader (Chromium)', () => {
   test('drag to select, colour by tooltip and by key, annotate with math, reload, recolour, delete and undo', async () => {
-    const user = await signedInUser(deps);
+    const user = await app.user();
     const noteId = await savedArticle(user, '/field-guide');
-    const { context, page } = await signedInBrowser(user);
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/?pi=${noteId}&vs=article`);
+    const { context, page, errors } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
     await page.getByTestId('reader-content').waitFor();
 
     // 1. A real drag, then the green button of the tooltip.
@@ -268,7 +237,7 @@ describe('highlighting in the reader (Chromium)', () => {
   });
 
   test('a page note, an image highlight, and a detached highlight listed apart', async () => {
-    const user = await signedInUser(deps);
+    const user = await app.user();
     const noteId = await savedArticle(user, '/notes');
     const detachedId = newId();
     await user.caller.highlights.create({
@@ -278,8 +247,7 @@ describe('highlighting in the reader (Chromium)', () => {
       slotId: 5,
       selectors: describeRange('A sentence that is nowhere in this article at all.', 2, 30),
     });
-    const { context, page } = await signedInBrowser(user);
-    await page.goto(`${server.url}/?pi=${noteId}&vs=article`);
+    const { context, page } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
     await page.getByTestId('reader-content').waitFor();
 
     const image = page.locator('.reader-content img');
@@ -289,7 +257,7 @@ describe('highlighting in the reader (Chromium)', () => {
     const imageNote = await waitFor(async () =>
       (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.coreType === CoreType.image),
     );
-    expect(imageNote.imageUrl).toBe(`${site.origin}/pic.png`);
+    expect(imageNote.imageUrl).toBe(`${app.site.origin}/pic.png`);
     await page.locator(`.reader-content img[data-highlight-id="${imageNote.id}"]`).waitFor();
 
     await page.getByTestId('reader-highlights').click();
@@ -312,7 +280,7 @@ describe('highlighting in the reader (Chromium)', () => {
   });
 
   test('the highlight list filters by colour and opens the reader scrolled to the highlight', async () => {
-    const user = await signedInUser(deps);
+    const user = await app.user();
     const noteId = await savedArticle(user, '/list');
     const { text } = await user.caller.notes.get({ id: noteId });
     const quote = (phrase: string) => {
@@ -337,8 +305,7 @@ describe('highlighting in the reader (Chromium)', () => {
       selectors: quote('the deep link target sentence'),
       annotation: 'Euler: $e^{i\\pi}+1=0$',
     });
-    const { context, page } = await signedInBrowser(user);
-    await page.goto(`${server.url}/highlights`);
+    const { context, page } = await app.signIn('/highlights', { user });
     const items = page.getByTestId('highlight-item');
     await expect.poll(() => items.count(), UI_WAIT).toBe(2);
     // Newest first.

@@ -1,48 +1,21 @@
-import type { Browser, BrowserContext, Page as BrowserPage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page as BrowserPage } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import type { User } from '../../server/db/entities/index.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
-import { newContext } from '../helpers/browser.ts';
-import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
-import type { TestDeps } from '../helpers/deps.ts';
-import type { RunningServer } from '../helpers/http.ts';
+import { e2eFixture } from '../helpers/e2e.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
-import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
-
-let deps: TestDeps;
-let server: RunningServer;
-let browser: Browser;
-
-let app: BrowserApp;
 
 /** How long a wait for the UI may take: far beyond what a loaded machine needs. */
 const UI_WAIT_MS = 20_000;
 /** Scrolling through a hundred chunks of 100 rows: about 10 s on an idle machine. */
 const SCROLL_TO_END_MS = 150_000;
 
-beforeAll(async () => {
-  app = await startBrowserApp();
-  ({ deps, server, browser } = app);
-});
-afterAll(() => app?.close());
+const app = e2eFixture({ browser: { timeout: UI_WAIT_MS } });
 
 /** A clipped page of `user`, made straight in the database. */
 function makeNote(user: User, title: string, text: string, extra: { tags?: string[]; flow?: number } = {}) {
-  return makeClippedNote(deps, user.id, { title, text, excerpt: text, ...extra });
-}
-
-async function signedInBrowser(
-  user: Awaited<ReturnType<typeof signedInUser>>,
-  viewport = { width: 1280, height: 800 },
-) {
-  const context: BrowserContext = await newContext(browser, { viewport });
-  await context.addCookies([{ name: 'logininfo', value: user.token, url: server.url }]);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_WAIT_MS);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors };
+  return makeClippedNote(app.deps, user.id, { title, text, excerpt: text, ...extra });
 }
 
 /** The titles the list shows, top to bottom. */
@@ -60,7 +33,7 @@ function navLink(page: BrowserPage, nav: string) {
 
 describe('the note list in Chromium', () => {
   test('left nav with counts, views and sorts, keyboard, bulk actions, trash and restore, search', async () => {
-    const user = await signedInUser(deps);
+    const user = await app.user();
     const alpha = await makeNote(user.user, 'Alpha gardens', 'Notes on patient gardening.', {
       tags: ['travel'],
     });
@@ -68,8 +41,7 @@ describe('the note list in Chromium', () => {
     await makeNote(user.user, 'Gamma stars', 'Looking up.', { flow: Flow.shortlist });
     await makeNote(user.user, 'Delta archive', 'Old things.', { flow: Flow.archive });
     await makeNote(user.user, '产品', '提升用户体验的十个方法。');
-    const { context, page, errors } = await signedInBrowser(user);
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await app.signIn('/', { user });
     const all = ['产品', 'Delta archive', 'Gamma stars', 'Beta rivers', 'Alpha gardens'];
     await expectTitles(page, all);
     await expect
@@ -199,11 +171,10 @@ describe('the note list in Chromium', () => {
   }, 60_000);
 
   test('a 360 px phone: the drawer navigates, the search folds into an icon', async () => {
-    const user = await signedInUser(deps);
+    const user = await app.user();
     await makeNote(user.user, 'Phone one', 'Small screens.', { flow: Flow.later });
     await makeNote(user.user, 'Phone two', 'Still small.');
-    const { context, page, errors } = await signedInBrowser(user, { width: 360, height: 740 });
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await app.signIn('/', { user, viewport: { width: 360, height: 740 } });
     await expectTitles(page, ['Phone two', 'Phone one']);
     expect(await page.getByTestId('search-input').isVisible()).toBe(false);
     await page.getByTestId('search-toggle').click();
@@ -222,8 +193,8 @@ describe('the note list in Chromium', () => {
   });
 
   test('10,000 pages: only a window of rows exists, and scrolling reaches the end', async () => {
-    const user = await signedInUser(deps);
-    await deps.orm.em.fork().execute(
+    const user = await app.user();
+    await app.deps.orm.em.fork().execute(
       `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,
          source, highlight_count, word_count, created_at, updated_at)
        select md5('p' || g || ?), ?, 'https://bulk.example/' || g, md5('u' || g || ?), 'Bulk page ' || g, 'Excerpt ' || g,
@@ -231,8 +202,7 @@ describe('the note list in Chromium', () => {
        from generate_series(1, 10000) g`,
       [user.user.id, user.user.id, user.user.id, ClipStatus.done],
     );
-    const { context, page, errors } = await signedInBrowser(user);
-    await page.goto(`${server.url}/`);
+    const { context, page, errors } = await app.signIn('/', { user });
     await page.locator('[data-testid="note-item"][data-index="0"]').waitFor();
     const list = page.getByTestId('note-list');
     // Keep scrolling to the bottom until every chunk has loaded; at every step only a window of

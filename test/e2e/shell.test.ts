@@ -1,71 +1,36 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CLIENT_DIST } from '../../server/static.ts';
-import { newContext } from '../helpers/browser.ts';
-import { type BrowserApp, startBrowserApp } from '../helpers/browser-app.ts';
-import type { TestDeps } from '../helpers/deps.ts';
-import type { RunningServer } from '../helpers/http.ts';
-import { signedInUser } from '../helpers/users.ts';
+import { e2eFixture } from '../helpers/e2e.ts';
 
-let deps: TestDeps;
-let server: RunningServer;
-let browser: Browser;
-
-let app: BrowserApp;
-
-beforeAll(async () => {
-  app = await startBrowserApp();
-  ({ deps, server, browser } = app);
-});
-afterAll(() => app?.close());
-
-async function open(path: string, options = {}): Promise<Page> {
-  const context = await newContext(browser, options);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}${path}`);
-  (page as Page & { errors: string[] }).errors = errors;
-  return page;
-}
-
-/** A page in a browser context that carries a fresh user's session cookie. */
-async function openSignedIn(path: string): Promise<Page> {
-  const { token } = await signedInUser(deps);
-  const context = await newContext(browser);
-  await context.addCookies([{ name: 'logininfo', value: token, url: server.url }]);
-  const page = await context.newPage();
-  await page.goto(`${server.url}${path}`);
-  return page;
-}
+const app = e2eFixture();
 
 describe('app shell in Chromium', () => {
   test('the app boots on / with the left navigation and no page errors', async () => {
-    const page = await open('/');
+    const { page, errors } = await app.open('/');
     await page.getByTestId('home').waitFor();
     await expect(
       page.getByRole('navigation', { name: 'Library' }).getByRole('link', { name: 'Later' }).count(),
     ).resolves.toBe(1);
-    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 
   test('/personSetting redirects to /personSetting/user (via sign-in when signed out)', async () => {
-    const anonymous = await open('/personSetting');
+    const { page: anonymous } = await app.open('/personSetting');
     await anonymous.waitForURL((url) => url.pathname === '/login');
     expect(new URL(anonymous.url()).searchParams.get('next')).toBe('/personSetting/user');
     await anonymous.context().close();
 
-    const page = await openSignedIn('/personSetting');
+    const { page } = await app.signIn('/personSetting');
     await page.getByTestId('settings-user').waitFor();
     expect(new URL(page.url()).pathname).toBe('/personSetting/user');
     await page.context().close();
   });
 
   test('an unknown path lands on /404, which has no app chrome', async () => {
-    const page = await open('/definitely/not/here');
+    const { page } = await app.open('/definitely/not/here');
     await page.getByTestId('not-found').waitFor();
     expect(new URL(page.url()).pathname).toBe('/404');
     expect(await page.locator('.sidebar, .topbar').count()).toBe(0);
@@ -73,12 +38,12 @@ describe('app shell in Chromium', () => {
   });
 
   test('/login shows the navigation bar and renders in English and in Simplified Chinese', async () => {
-    const en = await open('/login');
+    const { page: en } = await app.open('/login');
     await expect(en.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back');
     expect(await en.locator('.topbar').count()).toBe(1);
     await en.context().close();
 
-    const zh = await open('/login', { locale: 'zh-CN' });
+    const { page: zh } = await app.open('/login', { locale: 'zh-CN' });
     await zh.locator('html[lang="zh-CN"]').waitFor();
     const heading = await zh.getByRole('heading', { level: 1 }).textContent();
     expect(heading).toMatch(/[\u4e00-\u9fff]/);
@@ -86,7 +51,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('the theme toggles and survives a reload', async () => {
-    const page = await open('/', { colorScheme: 'light' });
+    const { page } = await app.open('/', { colorScheme: 'light' });
     const html = page.locator('html');
     await expect(html.getAttribute('data-theme')).resolves.toBe('light');
     const toggle = page.getByTestId('theme-toggle');
@@ -103,7 +68,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('switching the language changes the page text, the direction for Arabic, and is remembered', async () => {
-    const page = await open('/login');
+    const { page } = await app.open('/login');
     await page.getByTestId('language-select').selectOption('de');
     await page.locator('html[lang="de"]').waitFor();
     const german = await page.getByRole('heading', { level: 1 }).textContent();
@@ -116,7 +81,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('the kept-alive home list keeps its state while the user visits settings', async () => {
-    const page = await openSignedIn('/');
+    const { page } = await app.signIn('/');
     await page.getByTestId('home').waitFor();
     await page.evaluate(() => {
       (document.querySelector('[data-testid="home"]') as HTMLElement).dataset.marker = 'still-here';
@@ -131,7 +96,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('deep links ?pi=…&vs=… are parsed, and the hash form /#/?pi=… is accepted', async () => {
-    const page = await open('/#/?pi=page-42&vs=card');
+    const { page } = await app.open('/#/?pi=page-42&vs=card');
     await page.getByTestId('home').waitFor();
     expect(new URL(page.url()).search).toBe('?pi=page-42&vs=card');
     const state = JSON.parse((await page.getByTestId('home').getAttribute('data-deep-link')) ?? 'null');
@@ -140,14 +105,14 @@ describe('app shell in Chromium', () => {
   });
 
   test('the web manifest is linked with the build version', async () => {
-    const page = await open('/');
+    const { page } = await app.open('/');
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     expect(href).toMatch(/^\/manifest\.webmanifest\?v=\d+\.\d+\.\d+/);
     await page.context().close();
   });
 
   test('the server forbids framing the app', async () => {
-    const page = await open('/404');
+    const { page } = await app.open('/404');
     const blocked = await page.evaluate(async (url) => {
       const frame = document.createElement('iframe');
       // Chromium fires load for a refused frame too (with its error page in it): wait for the
@@ -161,7 +126,7 @@ describe('app shell in Chromium', () => {
       } catch {
         return true;
       }
-    }, `${server.url}/login`);
+    }, app.url('/login'));
     expect(blocked).toBe(true);
     await page.context().close();
   });
@@ -194,8 +159,7 @@ describe('app shell in Chromium', () => {
     host.listen(0, '127.0.0.1');
     await new Promise((r) => host.once('listening', r));
     const { port } = host.address() as AddressInfo;
-    const context = await newContext(browser);
-    const page = await context.newPage();
+    const { context, page } = await app.open();
     await page.goto(`http://127.0.0.1:${port}/framer`);
     await page.waitForURL(`http://127.0.0.1:${port}/login`, { timeout: 10_000 });
     await page.locator('[data-testid="login-form"]').waitFor();
@@ -204,7 +168,7 @@ describe('app shell in Chromium', () => {
   });
 
   test('at 360 px the navigation is a drawer', async () => {
-    const page = await open('/', { viewport: { width: 360, height: 740 } });
+    const { page } = await app.open('/', { viewport: { width: 360, height: 740 } });
     await page.getByTestId('home').waitFor();
     expect(await page.locator('aside.sidebar').count()).toBe(0);
     await page.getByTestId('open-drawer').click();
