@@ -75,8 +75,8 @@ describe('sign-in with the OpenID Connect issuer', () => {
   const alice = { sub: 'alice-sub', email: 'Alice@Idp.test', email_verified: true };
 
   test('a new identity creates a user and a binding, and the session cookie signs in', async () => {
-    const { browser, location, token } = await signIn(alice, '?next=/library');
-    expect(location).toBe('/library');
+    const { browser, location, token } = await signIn(alice, '?next=/highlights');
+    expect(location).toBe('/highlights');
     expect(token).toBeTruthy();
     expect(await me(browser)).toMatchObject({ email: 'alice@idp.test', hasPassword: false, anonymous: true });
     const binding = await em().findOneOrFail(

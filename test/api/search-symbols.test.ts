@@ -44,7 +44,7 @@ const EXPECTED: [string, string[]][] = [
 const HOSTILE = ['a:* | b', "'", "''", '\\', "\\'", '!(<->)', 'c++:*&|', "x' | 'y", ':*', '<2>', "it's"];
 
 describe('search: terms with symbols match whole (C++ is not c:*)', () => {
-  test('library search finds exactly the notes containing each term', async () => {
+  test('the note list search finds exactly the notes containing each term', async () => {
     const { caller, user } = await signedInUser(deps);
     // Titles no query matches, so only the text decides.
     const byTitle = new Map<string, string>();
@@ -58,7 +58,7 @@ describe('search: terms with symbols match whole (C++ is not c:*)', () => {
       expect({ query, found: await q(query) }).toEqual({ query, found: names });
   });
 
-  test('library search matches terms in highlights and annotations too', async () => {
+  test('the note list search matches terms in highlights and annotations too', async () => {
     const { caller, user } = await signedInUser(deps);
     const note = await makeClippedNote(deps, user.id, { title: 'Plain', text: 'Nothing technical.' });
     await makeClippedNote(deps, user.id, { title: 'Other', text: 'Cats and code.' });

@@ -12,7 +12,7 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const PAGES = arg('pages', 20_000);
+const NOTES = arg('pages', 20_000);
 const HIGHLIGHTS = arg('highlights', 200_000);
 export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench';
 
@@ -83,7 +83,7 @@ const base = Date.parse('2024-01-01T00:00:00Z');
 const noteIds: string[] = [];
 const noteRows: unknown[][] = [];
 const contentRows: unknown[][] = [];
-for (let i = 0; i < PAGES; i++) {
+for (let i = 0; i < NOTES; i++) {
   const id = `bp${String(i).padStart(8, '0')}`;
   noteIds.push(id);
   const language = languageFor(random);
@@ -135,13 +135,13 @@ await insertRows(
   { search_vector: '::tsvector', tags: '::text[]' },
 );
 await insertRows(client, 'note_content', ['note_id', 'content_html', 'text', 'updated_at'], contentRows);
-console.log(`notes: ${PAGES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`notes: ${NOTES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const highlightRows: unknown[][] = [];
 // Each note's highlights, for its highlights_vector (what search-index.ts indexNoteHighlights writes).
-const highlightsOfNote: string[][] = Array.from({ length: PAGES }, () => []);
+const highlightsOfNote: string[][] = Array.from({ length: NOTES }, () => []);
 for (let i = 0; i < HIGHLIGHTS; i++) {
-  const noteIndex = Math.floor(random() * PAGES);
+  const noteIndex = Math.floor(random() * NOTES);
   const text = sentence(random, languageFor(random));
   const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
   highlightsOfNote[noteIndex]?.push(text, ...(annotation ? [annotation] : []));
@@ -186,7 +186,7 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
     );
   }
 }
-for (let from = 0; from < PAGES; from += 2000) {
+for (let from = 0; from < NOTES; from += 2000) {
   const params: unknown[] = [];
   const values = noteIds.slice(from, from + 2000).map((id, k) => {
     params.push(id, tsvectorLiteral(...(highlightsOfNote[from + k] ?? [])));
@@ -203,5 +203,5 @@ await client.query(
 await client.query('vacuum analyze');
 await client.end();
 console.log(
-  `seeded ${PAGES} notes and ${HIGHLIGHTS} highlights for user ${userId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `seeded ${NOTES} notes and ${HIGHLIGHTS} highlights for user ${userId} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );

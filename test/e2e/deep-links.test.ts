@@ -7,7 +7,7 @@ import { makeClippedNote } from '../helpers/notes.ts';
 
 const app = e2eFixture();
 
-test('?nx={note}&vs={view} opens the reader on that note’s page; 24 Hours lists today’s daily note', async () => {
+test('?nx={highlight}&vs={view} opens the reader on that highlight’s note; 24 Hours lists today’s daily note', async () => {
   const { page, user } = await app.signIn('/');
   const text = 'Attention is the rarest and purest form of generosity.';
   const saved = await makeClippedNote(app.deps, user.user.id, { title: 'On attention', text });

@@ -131,19 +131,19 @@ describe('search re-index after a tokenizer change', () => {
     await bob.caller.daily.save({ date: '2026-01-01', text: 'node.js notes', baseText: '', baseVersion: 0 });
 
     const current = await vectors();
-    const library = async (q: string) =>
+    const noteList = async (q: string) =>
       (await alice.caller.notes.list({ nav: 'all', q })).items.map((p) => p.title).sort();
     const highlights = async (q: string) =>
       (await alice.caller.highlights.list({ limit: 50, q })).items.map((h) => h.text);
     const daily = async (q: string) =>
       (await alice.caller.daily.list({ limit: 50, q })).items.map((d) => d.date);
-    expect(await library('C++')).toEqual(['Host', 'Templates']);
+    expect(await noteList('C++')).toEqual(['Host', 'Templates']);
 
     await downgradeIndex();
     expect(await vectors()).not.toEqual(current);
     expect((await vectors()).notes[queued.id]).toEqual(['', '']);
     // Version 1 stored C++ as c, which the query for c++ does not find: the upgrade needs the re-index.
-    expect(await library('C++')).toEqual([]);
+    expect(await noteList('C++')).toEqual([]);
 
     // The worker queues one job, however many times it starts.
     expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
@@ -161,8 +161,8 @@ describe('search re-index after a tokenizer change', () => {
     });
     expect(await vectors()).toEqual(current);
     expect(await searchIndexVersion(deps.orm.em.fork())).toBe(SEARCH_TOKENS_VERSION);
-    expect(await library('C++')).toEqual(['Host', 'Templates']);
-    expect(await library('C#')).toEqual(['Host']);
+    expect(await noteList('C++')).toEqual(['Host', 'Templates']);
+    expect(await noteList('C#')).toEqual(['Host']);
     expect(await highlights('F#')).toEqual(['Try it in F#']);
     expect(await daily('C#')).toEqual(['2026-01-01']);
     expect(await daily('F#')).toEqual(['2026-01-03']);

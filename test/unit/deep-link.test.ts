@@ -10,7 +10,7 @@ describe('deep links (spec section 2)', () => {
     });
   });
 
-  test('?nx={note index}&vs={view style} opens a note', () => {
+  test('?nx={highlight id}&vs={view style} opens the note at a highlight', () => {
     expect(parseDeepLink('nx=42&vs=list')).toEqual({
       kind: 'highlight',
       highlightId: '42',

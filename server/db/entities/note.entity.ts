@@ -6,7 +6,7 @@ import { User } from './user.entity.ts';
 
 /**
  * What a user keeps: a clipped web page (one per normalised URL per user) or a daily note (no
- * URL; its Markdown is the content's text). Lists of the library only ever show web notes.
+ * URL; its Markdown is the content's text). The note list only ever shows web notes.
  */
 export const NoteSchema = defineEntity({
   name: 'Note',

@@ -132,7 +132,7 @@ export interface NoteListSql {
 }
 
 /**
- * The library list as one SQL statement: a left-nav view, optionally a tag, a folder and a
+ * The note list as one SQL statement: a left-nav view, optionally a tag, a folder and a
  * search, in one of the six sorts, keyset-paginated. Served by the partial indexes of the
  * library migration (and the GIN search indexes when searching). Exposed apart from running it
  * so the benchmark can time the raw SQL against the whole service.
