@@ -28,7 +28,7 @@ export function clientBuildState(root = ROOT, distDir = CLIENT_DIST): ClientBuil
   return sources > built.mtimeMs ? 'stale' : 'fresh';
 }
 
-export class ClientBuildError extends StartupError {}
+class ClientBuildError extends StartupError {}
 
 /**
  * The single-machine launcher serves the real app on a fresh clone: it builds the client when

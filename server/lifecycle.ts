@@ -4,7 +4,7 @@ import { errorFields, log } from './log.ts';
 export const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** How long requests and jobs in flight may take to finish once a stop is asked for. */
-export const DRAIN_MS = 6_000;
+const DRAIN_MS = 6_000;
 
 /** A step of the stop; `drainUntil` is when work in flight must be cut off (epoch ms). */
 type Stop = (drainUntil: number) => Promise<void>;

@@ -22,7 +22,7 @@ function onPath(binary: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
 }
 
-export class RedisUnavailableError extends StartupError {}
+class RedisUnavailableError extends StartupError {}
 
 /**
  * The single-machine launcher's Redis: use REDIS_URL if it answers; else, for a loopback URL

@@ -20,8 +20,6 @@ export const LOG_LEVEL = 2;
 export const LOGGING_ENABLED = false;
 
 export const LOGIN_COOKIE_KEY = 'logininfo';
-/** The session token travels in the login cookie (DESIGN: Sessions). */
-export const SESSION_COOKIE = LOGIN_COOKIE_KEY;
 /** Cookies expire in one day by default. */
 export const LOGIN_COOKIE_MAX_AGE_MS = DAY_MS;
 

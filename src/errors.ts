@@ -15,19 +15,6 @@ export const ERROR_CODES = [
 ] as const;
 export type AppErrorCode = (typeof ERROR_CODES)[number];
 
-/** HTTP status for each code: one table, used by the tRPC formatter and the Open API. */
-export const HTTP_STATUS_BY_CODE: Record<AppErrorCode, number> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CONFLICT: 409,
-  TOO_MANY_REQUESTS: 429,
-  PAYLOAD_TOO_LARGE: 413,
-  INTERNAL: 500,
-};
-
 /** The message key a code falls back to when the thrower gave none. */
 export const DEFAULT_MESSAGE_KEY: Record<AppErrorCode, string> = {
   BAD_REQUEST: 'errors.invalidInput',

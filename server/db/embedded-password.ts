@@ -20,7 +20,7 @@ export const newPassword = (): string => randomBytes(32).toString('hex');
  * it may still have while a change is under way (a start that stopped between writing this
  * file and changing the role). Empty when there is no file.
  */
-export async function readPasswords(file: string): Promise<string[]> {
+async function readPasswords(file: string): Promise<string[]> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -54,7 +54,7 @@ export async function writePasswords(file: string, passwords: string[]): Promise
  * so the plain password never appears in a statement the server could log. The password is
  * ASCII, which SASLprep leaves as it is.
  */
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
+function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
   const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256');
   const hmac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest();
   const storedKey = createHash('sha256').update(hmac(salted, 'Client Key')).digest();

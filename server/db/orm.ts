@@ -7,7 +7,7 @@ import { ENTITIES } from './entities/index.ts';
 export type Orm = MikroORM;
 
 /** The one ORM configuration, shared by the server, the workers and the CLIs. */
-export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
+function ormOptions(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
     entities: ENTITIES,

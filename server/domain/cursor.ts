@@ -10,7 +10,7 @@ export interface Keyset {
   id: string;
 }
 
-export function encodeCursor(row: Keyset): string {
+function encodeCursor(row: Keyset): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 }
 

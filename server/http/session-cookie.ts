@@ -23,5 +23,3 @@ export function sessionCookies(
     clear: () => res.clearCookie(LOGIN_COOKIE_KEY, base),
   };
 }
-
-export const noCookies: SessionCookies = { set() {}, clear() {} };

@@ -22,7 +22,7 @@ export const TRPC_BODY_MAX = 6 * MB;
  * characters each, ~200 KB in CJK); an autosave carries the day's text twice.
  */
 export const BODY_LIMIT_DEFAULT = 256 * KB;
-export const BODY_LIMITS: Readonly<Record<string, number>> = {
+const BODY_LIMITS: Readonly<Record<string, number>> = {
   'notes.clipHtml': TRPC_BODY_MAX,
   'daily.save': 2 * DAILY_TEXT_MAX * 3 + 64 * KB,
 };

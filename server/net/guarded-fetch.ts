@@ -162,7 +162,7 @@ function addressHost(address: string): string {
 }
 
 /** Canonicalises `allowedTargets` entries; a malformed entry is a configuration error. */
-export function normaliseAllowedTargets(entries: readonly string[]): Set<string> {
+function normaliseAllowedTargets(entries: readonly string[]): Set<string> {
   const keys = new Set<string>();
   for (const entry of entries) {
     const [, host = '', port = ''] = entry.trim().match(/^(.+):(\d{1,5})$/) ?? [];

@@ -1,7 +1,7 @@
 import { snapEndToGrapheme, snapStartToGrapheme } from './graphemes.ts';
 import type { HighlightSelectors } from './types.ts';
 
-export const DEFAULT_CONTEXT_LENGTH = 32;
+const DEFAULT_CONTEXT_LENGTH = 32;
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, Math.trunc(value) || 0));

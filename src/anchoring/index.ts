@@ -1,7 +1,6 @@
 export { anchor, anchorAll } from './anchor.ts';
-export { DEFAULT_CONTEXT_LENGTH, describeRange } from './describe.ts';
-export { isGraphemeBoundary, snapEndToGrapheme, snapStartToGrapheme } from './graphemes.ts';
-export { type NormalizedText, normalizeText, toNormalizedOffset, toOriginalRange } from './normalize.ts';
+export { describeRange } from './describe.ts';
+export { type NormalizedText, normalizeText } from './normalize.ts';
 export type {
   AnchoredStatus,
   AnchorOptions,
@@ -10,4 +9,3 @@ export type {
   TextPositionSelector,
   TextQuoteSelector,
 } from './types.ts';
-export { AnchorStatus } from './types.ts';

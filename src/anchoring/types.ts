@@ -29,13 +29,6 @@ export interface HighlightSelectors {
   position: TextPositionSelector;
 }
 
-export const AnchorStatus = {
-  exactPosition: 'exact-position',
-  exactQuote: 'exact-quote',
-  fuzzy: 'fuzzy',
-  detached: 'detached',
-} as const;
-
 export type AnchoredStatus = 'exact-position' | 'exact-quote' | 'fuzzy';
 
 /**

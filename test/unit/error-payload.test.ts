@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { describe, expect, test } from 'vitest';
 import { toErrorPayload } from '../../server/trpc/init.ts';
-import { AppError, HTTP_STATUS_BY_CODE } from '../../src/errors.ts';
+import { AppError } from '../../src/errors.ts';
 
 describe('toErrorPayload: errors no procedure threw', () => {
   test.each([
@@ -33,9 +33,5 @@ describe('toErrorPayload: errors no procedure threw', () => {
       cause: new AppError('BAD_REQUEST', 'errors.invalidCursor'),
     });
     expect(toErrorPayload(error)).toEqual({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidCursor' });
-  });
-
-  test('405 has its place in the status table', () => {
-    expect(HTTP_STATUS_BY_CODE.METHOD_NOT_ALLOWED).toBe(405);
   });
 });

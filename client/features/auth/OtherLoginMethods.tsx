@@ -21,8 +21,8 @@ export function oidcStartPath(next: string, intent: 'signin' | 'bind' = 'signin'
 }
 
 /** Where the provider routes send the browser when a sign-in or a binding did not work. */
-export const OIDC_FAILED_PARAM = 'error';
-export const OIDC_FAILED_VALUE = 'oidc';
+const OIDC_FAILED_PARAM = 'error';
+const OIDC_FAILED_VALUE = 'oidc';
 export function oidcFailed(search: string): boolean {
   return new URLSearchParams(search).get(OIDC_FAILED_PARAM) === OIDC_FAILED_VALUE;
 }

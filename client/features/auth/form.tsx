@@ -99,7 +99,7 @@ export function useForm<F extends string>(
 }
 
 /** A translated validation message, with the numbers its key needs. */
-export function useMessage(): (key: string) => string {
+function useMessage(): (key: string) => string {
   const { t } = useTranslation();
   return (key) => t(key, MESSAGE_PARAMS[key]);
 }

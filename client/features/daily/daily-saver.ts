@@ -2,7 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { clearDraft, type DailyDraft, draftKey, readDraft, writeDraft } from './draft-store.ts';
 
 /** Autosave waits this long after the last keystroke. */
-export const AUTOSAVE_DEBOUNCE_MS = 800;
+const AUTOSAVE_DEBOUNCE_MS = 800;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 

@@ -19,7 +19,7 @@ export function isColourSlot(value: number): value is ColourSlot {
 }
 
 /** The slot's hex colour; an unknown slot falls back to c1. */
-export function slotHex(slotId: number): string {
+function slotHex(slotId: number): string {
   return DEFAULT_SLOT_COLOURS[isColourSlot(slotId) ? slotId : 1];
 }
 

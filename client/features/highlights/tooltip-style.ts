@@ -14,7 +14,7 @@ function read(): TextTooltipStyle {
   }
 }
 
-export function setTooltipStyle(style: TextTooltipStyle): void {
+function setTooltipStyle(style: TextTooltipStyle): void {
   try {
     localStorage.setItem(KEY, String(style));
   } catch {

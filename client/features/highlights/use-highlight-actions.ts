@@ -39,7 +39,7 @@ function provisional(id: string, noteId: string, input: NewHighlight, start: num
 }
 
 /** What re-creates a deleted highlight exactly (same id, colour, style, anchor, note, tags). */
-export function recreationOf(h: Highlight): NewHighlight {
+function recreationOf(h: Highlight): NewHighlight {
   return {
     id: h.id,
     coreType: h.coreType as NewHighlight['coreType'],

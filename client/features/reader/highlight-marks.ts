@@ -24,7 +24,7 @@ const MARK_SELECTOR = 'mark[data-highlight-id]';
 const IMAGE_SELECTOR = 'img[data-highlight-id]';
 
 /** Removes every mark (keeping its text) and image marking; the DOM is as first rendered again. */
-export function clearHighlights(root: HTMLElement): void {
+function clearHighlights(root: HTMLElement): void {
   const marks = root.querySelectorAll(MARK_SELECTOR);
   if (marks.length) {
     for (const mark of marks) mark.replaceWith(...mark.childNodes);

@@ -14,7 +14,7 @@ export const SETTINGS_SECTIONS = [
   { titleKey: 'settings.sectionTools', pages: ['color', 'extsettings', 'plugins', 'assistant', 'debuginfo'] },
 ] as const;
 
-export const SETTINGS_ALIASES: Record<string, string> = {
+const SETTINGS_ALIASES: Record<string, string> = {
   obsidian: 'sync',
   gentokn: 'synctoken',
   wucaihelp: 'assistant',

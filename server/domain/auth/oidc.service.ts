@@ -8,7 +8,7 @@ import { newUser, type SignedInResult } from './auth.service.ts';
 import { type ClientInfo, createSession } from './session.service.ts';
 
 /** The AuthBinding provider name of the configured OpenID Connect issuer (Google, or any other). */
-export const OIDC_PROVIDER = 'google';
+const OIDC_PROVIDER = 'google';
 export const OIDC_FLOW_TTL_SECONDS = 10 * 60;
 const SCOPE = 'openid email profile';
 
@@ -42,7 +42,7 @@ export interface OidcDeps {
 }
 
 /** A failed flow; the message is for the log only, never for the browser. */
-export class OidcFlowError extends Error {}
+class OidcFlowError extends Error {}
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -54,7 +54,7 @@ function isLoopbackHttp(issuer: URL): boolean {
 const configurations = new Map<string, Promise<oidcClient.Configuration>>();
 
 /** The issuer's discovered metadata and our client, discovered once per process and issuer. */
-export function oidcConfiguration(oidc: OidcSettings): Promise<oidcClient.Configuration> {
+function oidcConfiguration(oidc: OidcSettings): Promise<oidcClient.Configuration> {
   const key = JSON.stringify([oidc.issuer, oidc.clientId, oidc.clientSecret ?? null]);
   let found = configurations.get(key);
   if (!found) {

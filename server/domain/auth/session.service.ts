@@ -7,8 +7,8 @@ import { hashToken, newToken } from './session-token.ts';
 /** Refresh `lastSeenAt` at most this often, so reads don't turn every request into a write. */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
 /** Spec: the login cookie lasts one day; "remember me" keeps it for thirty. */
-export const SESSION_TTL_MS = DAY_MS;
-export const REMEMBERED_SESSION_TTL_MS = 30 * DAY_MS;
+const SESSION_TTL_MS = DAY_MS;
+const REMEMBERED_SESSION_TTL_MS = 30 * DAY_MS;
 
 export interface SignedIn {
   user: User;

@@ -48,7 +48,7 @@ function normaliseLabel(label: string | null | undefined): string | null {
   return iconv.encodingExists(encoding) ? encoding : null;
 }
 
-export function charsetFromContentType(contentType: string | null): string | null {
+function charsetFromContentType(contentType: string | null): string | null {
   const match = contentType?.match(/charset\s*=\s*("[^"]*"|'[^']*'|[^;\s]+)/i);
   return normaliseLabel(match?.[1]);
 }

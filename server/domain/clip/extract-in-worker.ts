@@ -6,7 +6,7 @@ import type { ExtractionReply, ExtractionRequest } from './extract/worker-entry.
 // cap; a job that runs past its time limit has its worker terminated (and replaced), and a page
 // that exhausts the heap kills only its worker. Either way the caller gets a typed error.
 
-export const ExtractionFailureReason = {
+const ExtractionFailureReason = {
   timeout: 'timeout',
   tooLarge: 'too-large',
   outOfMemory: 'out-of-memory',
@@ -169,12 +169,4 @@ export class ExtractionPool {
     worker.on('exit', onExit);
     worker.postMessage({ id: job.id, html: job.html, url: job.url } satisfies ExtractionRequest);
   }
-}
-
-let sharedPool: ExtractionPool | null = null;
-
-/** Extracts on the process-wide pool (2 workers, 20 s limit, 256 MB heap per worker, 10 M chars max). */
-export function extractArticleInWorker(html: string, url: string): Promise<ExtractedArticle> {
-  sharedPool ??= new ExtractionPool();
-  return sharedPool.extract(html, url);
 }
