@@ -1,12 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Job, UnrecoverableError } from 'bullmq';
-import {
-  type ClipEnvironment,
-  clipNote,
-  markClipFailed,
-  markClipQueued,
-  PermanentClipError,
-} from '../server/domain/notes/clip-note.ts';
+import { type ClipEnvironment, clipNote, PermanentClipError } from '../server/domain/notes/clip-note.ts';
+import { failClip, scheduleClipRetry } from '../server/domain/notes/clip-state.ts';
 import { log } from '../server/log.ts';
 import { zClipJob } from '../src/jobs.ts';
 
@@ -16,18 +11,17 @@ import { zClipJob } from '../src/jobs.ts';
  */
 export function clipProcessor(em: () => EntityManager, env: ClipEnvironment) {
   return async (job: Job): Promise<string> => {
-    const { noteId } = zClipJob.parse(job.data);
+    const clip = zClipJob.parse(job.data);
     try {
-      return await clipNote(em(), noteId, env);
+      return await clipNote(em(), clip, env);
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (error instanceof PermanentClipError || lastAttempt) {
         const reason = error instanceof PermanentClipError ? error.reason : 'fetch:unavailable';
-        await markClipFailed(em(), noteId, reason);
-        log.info('clip failed', { noteId, reason });
+        if (await failClip(em(), clip, reason)) log.info('clip failed', { noteId: clip.noteId, reason });
         throw new UnrecoverableError(reason);
       }
-      await markClipQueued(em(), noteId);
+      await scheduleClipRetry(em(), clip);
       throw error;
     }
   };

@@ -16,7 +16,8 @@ export const zMailJob = z.object({
 });
 export type MailJob = z.infer<typeof zMailJob>;
 
-export const zClipJob = z.object({ noteId: z.string().min(1) });
+/** Each clip attempt is its own job: `attempt` is the note's clip_attempts when it was queued. */
+export const zClipJob = z.object({ noteId: z.string().min(1), attempt: z.number().int().nonnegative() });
 export type ClipJob = z.infer<typeof zClipJob>;
 
 /** Job ids derived from the entity id make a retried enqueue a no-op (BullMQ dedupes by id). */

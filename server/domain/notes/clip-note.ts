@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClipStatus } from '../../../src/enums.ts';
+import type { ClipJob } from '../../../src/jobs.ts';
 import { toStorableText } from '../../../src/rules/text.ts';
 import { cleanTitle } from '../../../src/rules/title.ts';
 import { clock } from '../../clock.ts';
@@ -10,6 +10,7 @@ import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-w
 import { sanitizeArticleHtml } from '../clip/sanitize.ts';
 import { reanchorNote } from '../highlights/highlights.service.ts';
 import { indexNote } from '../search/search-index.ts';
+import { finishClip, startClip } from './clip-state.ts';
 
 export const CLIP_FETCH_LIMITS = {
   maxBytes: 10 * 1024 * 1024,
@@ -54,18 +55,19 @@ async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
 }
 
 /**
- * Clips one note: status 4 while working, fetch (unless the client sent the HTML), extract off
- * the event loop, sanitise, store, done. Idempotent: running it again rewrites the same rows.
+ * Clips one note for one attempt: status 4 while working, fetch (unless the client sent the HTML),
+ * extract off the event loop, sanitise, store, done. Idempotent: running it again rewrites the
+ * same rows. A job another attempt has overtaken (the note saved again or swept meanwhile), or
+ * one whose attempt already ended, does nothing: 'superseded'.
  */
 export async function clipNote(
   em: EntityManager,
-  noteId: string,
+  job: ClipJob,
   env: ClipEnvironment,
-): Promise<'done' | 'gone'> {
-  const note = await em.findOne(Note, { id: noteId });
+): Promise<'done' | 'gone' | 'superseded'> {
+  const note = await em.findOne(Note, { id: job.noteId });
   if (!note) return 'gone';
-  note.clipStatus = ClipStatus.processing;
-  await em.flush();
+  if (!(await startClip(em, job))) return 'superseded';
 
   const stored = await em.findOne(NoteContent, { note: note.id }, { populate: ['originalHtml'] });
   // A note the client sent is never fetched: one without its HTML (half-saved before saving was
@@ -85,7 +87,10 @@ export async function clipNote(
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
   const title = cleanTitle(article.title ?? '') || note.title;
-  await em.transactional(async (tem) => {
+  const finished = await em.transactional(async (tem) => {
+    // First, so the result is stored only by the attempt that still owns the note (and the row
+    // is locked against a save arriving meanwhile).
+    if (!(await finishClip(tem, job))) return false;
     await reanchorNote(tem, note.id, article.text);
     await indexNote(tem, note.id, { ...article, title });
     await tem.upsert(NoteContent, {
@@ -107,26 +112,9 @@ export async function clipNote(
         excerpt: article.excerpt,
         lang: article.lang?.slice(0, 16) ?? null,
         wordCount: article.wordCount,
-        clipStatus: ClipStatus.done,
-        clipError: null,
-        clippedAt: clock.now(),
-        updatedAt: clock.now(),
       },
     );
+    return true;
   });
-  return 'done';
-}
-
-/** The final state of a clip that will not be retried: status 2 with its reason. */
-export async function markClipFailed(em: EntityManager, noteId: string, reason: string): Promise<void> {
-  await em.nativeUpdate(
-    Note,
-    { id: noteId },
-    { clipStatus: ClipStatus.failed, clipError: reason.slice(0, 64), updatedAt: clock.now() },
-  );
-}
-
-/** Between retries the note waits in the queue again (status 3). */
-export async function markClipQueued(em: EntityManager, noteId: string): Promise<void> {
-  await em.nativeUpdate(Note, { id: noteId }, { clipStatus: ClipStatus.queued, updatedAt: clock.now() });
+  return finished ? 'done' : 'superseded';
 }

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClipStatus } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
-import { jobIds } from '../../../src/jobs.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 import { toStorableText } from '../../../src/rules/text.ts';
 import { clock } from '../../clock.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
+import { enqueueClip, NEW_NOTE_CLIP_STATE, requeueClip } from './clip-state.ts';
+
+export { enqueueClip };
 
 export function urlHash(normalizedUrl: string): string {
   return createHash('sha256').update(normalizedUrl).digest('hex');
@@ -50,8 +51,7 @@ async function findOrCreateNote(em: EntityManager, user: User, rawUrl: string, s
       urlHash: hash,
       title: titleFromUrl(url),
       source,
-      clipStatus: ClipStatus.queued,
-      clipAttempts: 1,
+      ...NEW_NOTE_CLIP_STATE,
       createdAt: now,
       updatedAt: now,
     })
@@ -62,10 +62,6 @@ async function findOrCreateNote(em: EntityManager, user: User, rawUrl: string, s
   return { note, created: inserted.affectedRows === 1 };
 }
 
-export async function enqueueClip(queues: Queues, note: Note): Promise<void> {
-  await queues.clip.add('clip', { noteId: note.id }, { jobId: jobIds.clip(note.id, note.clipAttempts) });
-}
-
 /**
  * Saves a URL: the worker fetches and parses it. Saving it again returns the existing note,
  * and a note whose clip failed is queued again (`retried`), as the user plainly wants it.
@@ -73,16 +69,16 @@ export async function enqueueClip(queues: Queues, note: Note): Promise<void> {
 export async function clipUrl(em: EntityManager, queues: Queues, user: User, rawUrl: string) {
   const { note, created } = await findOrCreateNote(em, user, rawUrl, 'url');
   if (created) await enqueueClip(queues, note);
-  const retried = !created && (await requeueFailedClip(em, queues, note));
+  const retried = !created && (await requeueClip(em, queues, note, 'saved-again'));
   return { note, created, retried };
 }
 
 /**
  * Saves a note whose HTML the client sends (extension, bookmarklet). Nothing is fetched; the
- * same parser runs. A note saved again is re-parsed from the newer HTML. The note, its HTML
- * and its new state are one transaction: a write that fails leaves no note (or the old one)
- * behind, never a queued note without its HTML. The job is queued after the commit, so the
- * worker always finds what it is asked to parse.
+ * same parser runs. A note saved again is re-parsed from the newer HTML. A new note and its HTML
+ * are one transaction, as are a known note's new HTML and its new state: a write that fails
+ * leaves no note (or the old one) behind, never a queued note without its HTML. The job is
+ * queued after the commit, so the worker always finds what it is asked to parse.
  */
 export async function clipHtml(
   em: EntityManager,
@@ -90,19 +86,21 @@ export async function clipHtml(
   user: User,
   input: { url: string; html: string },
 ) {
+  const storeHtml = (tem: EntityManager, noteId: string) =>
+    tem.upsert(NoteContent, { note: noteId, originalHtml: input.html, updatedAt: clock.now() });
   const { note, created } = await em.transactional(async (tem) => {
     const found = await findOrCreateNote(tem, user, input.url, 'html');
-    await tem.upsert(NoteContent, { note: found.note.id, originalHtml: input.html, updatedAt: clock.now() });
-    if (!found.created) {
-      found.note.source = 'html';
-      found.note.clipStatus = ClipStatus.queued;
-      found.note.clipError = null;
-      found.note.clipAttempts += 1;
-      await tem.flush();
-    }
+    if (found.created) await storeHtml(tem, found.note.id);
     return found;
   });
-  await enqueueClip(queues, note);
+  if (created) await enqueueClip(queues, note);
+  else
+    await requeueClip(em, queues, note, 'html-saved-again', {
+      within: async (tem) => {
+        await storeHtml(tem, note.id);
+        await tem.nativeUpdate(Note, { id: note.id }, { source: 'html' });
+      },
+    });
   return { note, created };
 }
 
@@ -110,24 +108,6 @@ export async function clipHtml(
 export async function retryClip(em: EntityManager, queues: Queues, user: User, id: string): Promise<Note> {
   const note = await em.findOne(Note, { id, user: user.id });
   if (!note) throw new AppError('NOT_FOUND');
-  await requeueFailedClip(em, queues, note);
+  await requeueClip(em, queues, note, 'user-retry');
   return note;
-}
-
-/**
- * Queues a failed clip again and answers whether it did. One conditional UPDATE, so of two
- * retries at once only one moves the note on (and enqueues its next attempt).
- */
-async function requeueFailedClip(em: EntityManager, queues: Queues, note: Note): Promise<boolean> {
-  const rows = await em.execute<{ clip_attempts: number }[]>(
-    `update "note" set "clip_status" = ?, "clip_error" = null, "clip_attempts" = "clip_attempts" + 1,
-       "updated_at" = ?
-     where "id" = ? and "clip_status" = ? returning "clip_attempts"`,
-    [ClipStatus.queued, clock.now(), note.id, ClipStatus.failed],
-  );
-  const [row] = rows;
-  if (!row) return false;
-  await em.refresh(note);
-  await enqueueClip(queues, note);
-  return true;
 }

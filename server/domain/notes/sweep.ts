@@ -4,15 +4,16 @@ import { jobIds } from '../../../src/jobs.ts';
 import { clock } from '../../clock.ts';
 import { Note } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
-import { enqueueClip } from './clip.service.ts';
-import { markClipFailed } from './clip-note.ts';
+import { giveUpStaleClip, requeueClip } from './clip-state.ts';
 
 export const STALE_CLIP_MS = 15 * 60_000;
 export const MAX_CLIP_ATTEMPTS = 3;
 
 /**
  * No note stays queued or processing forever: one whose job has vanished (Redis lost it, a
- * worker died mid-retry) is queued again, and after three attempts it fails with a reason.
+ * worker died mid-retry) is queued again, and after three attempts it fails with a reason. Each
+ * move applies only if the note is still as the sweep saw it, so a worker that takes the job
+ * meanwhile wins.
  */
 export async function sweepStaleClips(
   em: EntityManager,
@@ -33,16 +34,10 @@ export async function sweepStaleClips(
     const job = await queues.clip.getJob(jobIds.clip(note.id, note.clipAttempts));
     const state = job ? await job.getState() : 'missing';
     if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') continue;
+    const seen = { from: note.clipStatus as ClipStatus, attempt: note.clipAttempts };
     if (note.clipAttempts >= MAX_CLIP_ATTEMPTS) {
-      await markClipFailed(em, note.id, 'stale');
-      failed++;
-      continue;
-    }
-    note.clipAttempts += 1;
-    note.clipStatus = ClipStatus.queued;
-    await em.flush();
-    await enqueueClip(queues, note);
-    requeued++;
+      if (await giveUpStaleClip(em, note.id, seen)) failed++;
+    } else if (await requeueClip(em, queues, note.id, 'stale-swept', seen)) requeued++;
   }
   return { requeued, failed };
 }
