@@ -1,7 +1,7 @@
 // `npm run worker` (ROLE=worker in the image): the BullMQ workers alone, for deployments that
 // scale them apart from the server.
-import { boot } from '../server/boot.ts';
 import { loadConfig } from '../server/config.ts';
+import { boot } from '../server/deps.ts';
 import { checkHealth } from '../server/health.ts';
 import { Lifecycle, startProcess } from '../server/lifecycle.ts';
 import { startHeartbeat } from './heartbeat.ts';

@@ -4,11 +4,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Job } from 'bullmq';
 import { clock } from '../server/clock.ts';
 import { Session } from '../server/db/entities/index.ts';
+import type { AppDeps } from '../server/deps.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
 import type { Queues } from '../server/queue.ts';
-import type { AppDeps } from '../server/trpc/context.ts';
 import { zDeleteUserFilesJob } from '../src/jobs.ts';
 import { SEARCH_TOKENS_VERSION } from '../src/search/tokens.ts';
 

@@ -1,10 +1,10 @@
 import { type Processor, Worker } from 'bullmq';
+import type { AppDeps } from '../server/deps.ts';
 import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
 import { delay } from '../server/lifecycle.ts';
 import { log } from '../server/log.ts';
 import { createRedis } from '../server/queue.ts';
-import type { AppDeps } from '../server/trpc/context.ts';
 import { QUEUES, type QueueName } from '../src/jobs.ts';
 import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';

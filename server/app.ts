@@ -4,6 +4,7 @@ import { parse as parseCookies } from 'cookie';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
+import type { AppDeps } from './deps.ts';
 import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
@@ -15,7 +16,7 @@ import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { clientRouter } from './static.ts';
 import { appRouter } from './trpc/app.router.ts';
-import type { AppDeps, Context } from './trpc/context.ts';
+import type { Context } from './trpc/context.ts';
 
 /**
  * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain

@@ -1,4 +1,4 @@
-import type { AppDeps } from './trpc/context.ts';
+import type { AppDeps } from './deps.ts';
 
 export interface HealthReport {
   ok: boolean;

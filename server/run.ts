@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import { startWorkers } from '../jobs/workers.ts';
 import { createApp } from './app.ts';
-import { boot } from './boot.ts';
 import { ensureClientBuild } from './client-build.ts';
 import { loadConfig } from './config.ts';
+import { boot } from './deps.ts';
 import { delay, Lifecycle, startProcess } from './lifecycle.ts';
 import { log, setLogLevel } from './log.ts';
 import { ensureRedis } from './redis-launcher.ts';

@@ -1,6 +1,7 @@
 import { parse as parseCookies } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
 import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
+import type { AppDeps } from '../deps.ts';
 import {
   beginOidcFlow,
   bindOidc,
@@ -14,7 +15,6 @@ import {
 import { findSignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
-import type { AppDeps } from '../trpc/context.ts';
 import { secureCookies, sessionCookies } from './session-cookie.ts';
 
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */

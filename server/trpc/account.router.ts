@@ -15,6 +15,7 @@ import {
 } from '../../src/schemas/auth.ts';
 import { zTimeZoneInput } from '../../src/schemas/daily.ts';
 import { User } from '../db/entities/index.ts';
+import { codeDeps } from '../deps.ts';
 import {
   bindEmail,
   changePassword,
@@ -28,7 +29,6 @@ import {
 } from '../domain/account/account.service.ts';
 import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
-import { codeDeps } from './context.ts';
 import { protectedProcedure, router } from './init.ts';
 
 const sentCode = { cooldownSeconds: CODE_COOLDOWN_SECONDS };

@@ -19,12 +19,13 @@ import {
   zSendCodeResult,
 } from '../../src/schemas/auth.ts';
 import { User } from '../db/entities/index.ts';
+import { codeDeps } from '../deps.ts';
 import { login, register, resetPassword } from '../domain/auth/auth.service.ts';
 import { issueCode } from '../domain/auth/codes.service.ts';
 import { toMe } from '../domain/auth/me.ts';
 import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
 import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
-import { type Context, codeDeps } from './context.ts';
+import type { Context } from './context.ts';
 import { protectedProcedure, publicProcedure, router } from './init.ts';
 
 /** The origin users reach us at: PUBLIC_URL, else the request's own. */

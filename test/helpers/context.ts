@@ -1,7 +1,8 @@
 import type { Session, User } from '../../server/db/entities/index.ts';
+import type { AppDeps } from '../../server/deps.ts';
 import type { NewSession } from '../../server/domain/auth/session.service.ts';
 import { appRouter } from '../../server/trpc/app.router.ts';
-import type { AppDeps, Context } from '../../server/trpc/context.ts';
+import type { Context } from '../../server/trpc/context.ts';
 import { createCallerFactory } from '../../server/trpc/init.ts';
 
 /** What a procedure asked the HTTP layer to do with the session cookie. */

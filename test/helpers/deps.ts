@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { setClock } from '../../server/clock.ts';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import { createOrm } from '../../server/db/orm.ts';
+import type { AppDeps } from '../../server/deps.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
-import type { AppDeps } from '../../server/trpc/context.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestDeps extends AppDeps {

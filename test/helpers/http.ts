@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app.ts';
-import type { AppDeps } from '../../server/trpc/context.ts';
+import type { AppDeps } from '../../server/deps.ts';
 
 export interface RunningServer {
   url: string;

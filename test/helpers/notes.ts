@@ -1,7 +1,7 @@
 import { Note, NoteContent } from '../../server/db/entities/index.ts';
+import type { AppDeps } from '../../server/deps.ts';
 import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import { indexNote } from '../../server/domain/search/search-index.ts';
-import type { AppDeps } from '../../server/trpc/context.ts';
 import { ClipStatus, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { waitFor } from './wait.ts';

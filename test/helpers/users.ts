@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../../server/deps.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
 import { createSession, findSignedIn } from '../../server/domain/auth/session.service.ts';
-import type { AppDeps } from '../../server/trpc/context.ts';
 import { callerFor } from './context.ts';
 
 /**

@@ -86,7 +86,7 @@ describe('the runtime image, replayed', () => {
     const modules = [
       './server/app.ts',
       './server/run.ts',
-      './server/boot.ts',
+      './server/deps.ts',
       './server/health.ts',
       './server/db/connect.ts',
       './server/cli/role.ts',

@@ -1,9 +1,20 @@
+// The dependency container: what the HTTP server, the workers and the tests are built from. It
+// knows no transport (tRPC, HTTP) and no worker, so both sides may import it.
+import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.ts';
 import { resolveDatabase } from './db/connect.ts';
-import { createOrm, migrate } from './db/orm.ts';
+import { createOrm, migrate, type Orm } from './db/orm.ts';
+import type { CodeDeps } from './domain/auth/codes.service.ts';
 import { log, setLogLevel } from './log.ts';
-import { closeQueues, createQueues, createRedis } from './queue.ts';
-import type { AppDeps } from './trpc/context.ts';
+import { closeQueues, createQueues, createRedis, type Queues } from './queue.ts';
+
+/** Long-lived things the app is built from; one set per process. */
+export interface AppDeps {
+  config: AppConfig;
+  orm: Orm;
+  redis: Redis;
+  queues: Queues;
+}
 
 export interface Booted extends AppDeps {
   shutdown(): Promise<void>;
@@ -31,4 +42,9 @@ export async function boot(config: AppConfig): Promise<Booted> {
       await database.stop();
     },
   };
+}
+
+/** What mailing codes and the abuse limits need from the dependencies. */
+export function codeDeps(deps: AppDeps): CodeDeps {
+  return { redis: deps.redis, redisPrefix: deps.config.redisPrefix, queues: deps.queues };
 }
