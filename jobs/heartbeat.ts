@@ -1,20 +1,12 @@
 // The worker's liveness signal for container health checks: a worker has no HTTP port, so while
 // it runs it writes the time to `DATA_DIR/worker-heartbeat.<hostname>` and `server/cli/healthcheck.ts`
-// judges how fresh that is. One file per host, because scaled workers share the /data volume.
+// judges how fresh that is (the file's name and age: `server/heartbeat-file.ts`).
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { withTimeout } from '../server/health.ts';
+import { HEARTBEAT_INTERVAL_MS, heartbeatFile } from '../server/heartbeat-file.ts';
 import { log } from '../server/log.ts';
 
-export const HEARTBEAT_INTERVAL_MS = 10_000;
-/** Older than this and the worker counts as unhealthy (six missed beats). */
-export const HEARTBEAT_MAX_AGE_MS = 60_000;
 const CHECK_TIMEOUT_MS = 5_000;
-
-export function heartbeatFile(dataDir: string, instance: string = os.hostname()): string {
-  return path.join(dataDir, `worker-heartbeat.${instance.replace(/[^\w.-]/g, '_')}`);
-}
 
 export interface HeartbeatOptions {
   dataDir: string;
@@ -63,19 +55,4 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
       await fs.rm(file, { force: true });
     },
   };
-}
-
-/** Milliseconds since the last beat, or undefined when there is none (never started, stopped, unreadable). */
-export async function heartbeatAgeMs(
-  dataDir: string,
-  instance?: string,
-  now: number = Date.now(),
-): Promise<number | undefined> {
-  try {
-    const text = (await fs.readFile(heartbeatFile(dataDir, instance), 'utf8')).trim();
-    const written = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    return Number.isFinite(written) ? Math.max(0, now - written) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,8 +1,9 @@
 // The container's health probe, chosen by ROLE like the entry point (`server/cli/role.ts`):
 // the server must answer GET /healthz (PostgreSQL and Redis reachable), the worker must have
-// written its heartbeat (`jobs/heartbeat.ts`) within the last minute. Exits 0 healthy, 1 not.
-import { HEARTBEAT_MAX_AGE_MS, heartbeatAgeMs } from '../../jobs/heartbeat.ts';
+// written its heartbeat (`jobs/heartbeat.ts`; name and age: `server/heartbeat-file.ts`) within
+// the last minute. Exits 0 healthy, 1 not.
 import { loadConfig } from '../config.ts';
+import { HEARTBEAT_MAX_AGE_MS, heartbeatAgeMs } from '../heartbeat-file.ts';
 import { roleFromEnv } from './role.ts';
 
 const TIMEOUT_MS = 4_000;

@@ -11,12 +11,13 @@ export function roleFromEnv(env: NodeJS.ProcessEnv = process.env): Role | undefi
 
 if (import.meta.main) {
   const role = roleFromEnv();
-  if (role === 'server') await import('../main.ts');
-  else if (role === 'worker') await import('../../jobs/main.ts');
-  else {
+  if (!role) {
     console.error(
       `Invalid configuration:\n  ROLE: expected one of ${ROLES.join(', ')}, got "${process.env.ROLE}"`,
     );
     process.exit(1);
   }
+  // Loaded here, not at the top: the health probe imports this file for roleFromEnv alone.
+  const { runRole } = await import('../launcher.ts');
+  await runRole(role);
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { heartbeatFile } from '../../jobs/heartbeat.ts';
+import { heartbeatFile } from '../../server/heartbeat-file.ts';
 import { copyParts, envOf, instructionsOf, parseDockerfile } from '../helpers/dockerfile.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -85,7 +85,7 @@ describe('the runtime image, replayed', () => {
   test('loads every module the server and the worker load, without connecting anywhere', () => {
     const modules = [
       './server/app.ts',
-      './server/run.ts',
+      './server/launcher.ts',
       './server/deps.ts',
       './server/health.ts',
       './server/db/connect.ts',

@@ -1,6 +1,9 @@
+// The launcher: the one module that knows both the HTTP server (`app.ts`) and the workers
+// (`jobs/`), so it alone may run them in one process (`npm start`, INLINE_WORKERS=1). Each side is
+// loaded only when it runs: a worker container never loads the HTTP app, a server without inline
+// workers never loads the processors. The import rule in biome.json exempts this file alone.
 import type { Server } from 'node:http';
-import { startWorkers } from '../jobs/workers.ts';
-import { createApp } from './app.ts';
+import type { Role } from './cli/role.ts';
 import { ensureClientBuild } from './client-build.ts';
 import { loadConfig } from './config.ts';
 import { boot } from './deps.ts';
@@ -28,9 +31,11 @@ export async function runServer(options: {
     const deps = await boot(config);
     lifecycle.add('database and queues', () => deps.shutdown());
     if (options.withWorkers || config.inlineWorkers) {
+      const { startWorkers } = await import('../jobs/workers.ts');
       const workers = await startWorkers(deps);
       lifecycle.add('workers', (drainUntil) => workers.close(drainUntil));
     }
+    const { createApp } = await import('./app.ts');
     const server: Server = createApp(deps).listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     lifecycle.add('http', (drainUntil) => closeHttp(server, drainUntil));
@@ -42,6 +47,15 @@ export async function runServer(options: {
       ms: Math.round(performance.now() - startedAt),
     });
   });
+}
+
+/**
+ * The container's entry (`server/cli/role.ts`): ROLE=server runs the HTTP server (with the workers
+ * when INLINE_WORKERS=1), ROLE=worker the workers alone (`jobs/main.ts`, as `npm run worker`).
+ */
+export async function runRole(role: Role): Promise<void> {
+  if (role === 'worker') await import('../jobs/main.ts');
+  else await runServer({ withWorkers: false });
 }
 
 /** Stops accepting, lets requests in flight finish until `drainUntil`, then cuts what is left. */
