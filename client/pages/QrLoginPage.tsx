@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { TRPCClientError } from '@trpc/client';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
 import type { QrRequester } from '../../src/schemas/auth.ts';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
 import { loginPathFor, useMe } from '../features/auth/session.ts';
+import { errorData } from '../lib/errors.ts';
 import { notify } from '../lib/notify.ts';
 import { useTRPC } from '../trpc.ts';
 
@@ -13,10 +13,7 @@ type Step = 'scanning' | 'asking' | 'approved' | 'rejected' | 'invalid';
 
 /** A ticket that is gone, used or not ours reads as "no longer valid"; anything else is a toast. */
 function isInvalidTicket(error: unknown): boolean {
-  return (
-    error instanceof TRPCClientError &&
-    ['qr.invalid', 'errors.invalidInput'].includes((error.data as { messageKey?: string })?.messageKey ?? '')
-  );
+  return ['qr.invalid', 'errors.invalidInput'].includes(errorData(error)?.messageKey ?? '');
 }
 
 function RequesterDetails({ requester }: { requester: QrRequester }) {

@@ -44,7 +44,9 @@ export const zDailySaveInput = z.object({
   baseText: zText().max(DAILY_TEXT_MAX),
   baseVersion: z.number().int().min(0),
 });
+export type DailySaveInput = z.infer<typeof zDailySaveInput>;
 export const zDailySaveResult = zDailyNote.extend({ merged: z.boolean() });
+export type DailySaveResult = z.infer<typeof zDailySaveResult>;
 
 export const zDailyAppendInput = z.object({
   text: zText().trim().min(1, 'errors.cannotBeEmpty').max(20_000, 'errors.tooLong'),

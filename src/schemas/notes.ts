@@ -76,6 +76,7 @@ export const zNoteListInput = z.object({
 export type NoteListInput = z.infer<typeof zNoteListInput>;
 
 export const zNoteList = z.object({ items: z.array(zNoteSummary), nextCursor: z.string().nullable() });
+export type NoteList = z.infer<typeof zNoteList>;
 
 export const zNoteIdsInput = z.object({ ids: z.array(zNoteId).min(1).max(BULK_MAX) });
 export const zSetFlowInput = zNoteIdsInput.extend({

@@ -1,7 +1,7 @@
-import { TRPCClientError } from '@trpc/client';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SendCodeResult } from '../../../src/schemas/auth.ts';
+import { errorData } from '../../lib/errors.ts';
 
 /** Seconds left until `deadline`, ticking once a second; `start` sets a new deadline. */
 function useCountdown(): [number, (seconds: number) => void] {
@@ -24,9 +24,9 @@ function useCountdown(): [number, (seconds: number) => void] {
 
 /** The seconds a "wait before asking again" refusal asks for, if it is one. */
 function cooldownOf(error: unknown): number | null {
-  if (!(error instanceof TRPCClientError)) return null;
-  const data = error.data as { messageKey?: string; params?: { seconds?: number } } | undefined;
-  return data?.messageKey === 'errors.codeCooldown' ? (data.params?.seconds ?? null) : null;
+  const data = errorData(error);
+  const seconds = data?.params?.seconds;
+  return data?.messageKey === 'errors.codeCooldown' && typeof seconds === 'number' ? seconds : null;
 }
 
 /**

@@ -2,7 +2,7 @@ import { type InputHTMLAttributes, type ReactNode, useCallback, useId, useState 
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { NICKNAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '../../../src/schemas/auth.ts';
-import { fieldErrorKeys } from '../../lib/errors.ts';
+import { errorData, fieldErrorKeys } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 
 /** Zod issue messages and server field errors carry only a key; these keys need numbers. */
@@ -85,7 +85,7 @@ export function useForm<F extends string>(
         const name = path.split('.')[0] as F;
         if (names.includes(name)) next[name] ??= key;
       }
-      const messageKey = (error as { data?: { messageKey?: string } } | null)?.data?.messageKey;
+      const messageKey = errorData(error)?.messageKey;
       const owner = messageKey ? fieldOfMessage[messageKey] : undefined;
       if (owner && messageKey) next[owner] ??= messageKey;
       if (Object.keys(next).length > 0) show(next);

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { useTRPC } from '../../trpc.ts';
 import { DailyEditor } from './DailyEditor.tsx';
 import { DailyExport } from './DailyExport.tsx';
@@ -12,7 +13,7 @@ import '../../styles/daily.css';
 const MarkdownPreview = lazy(() => import('./MarkdownPreview.tsx'));
 
 /** The day's extra entries ("move to a new daily note"), read-only. */
-export function DailyEntries({ entries }: { entries: readonly { id: string; text: string }[] }) {
+export function DailyEntries({ entries }: { entries: readonly Pick<DailyNote, 'id' | 'text'>[] }) {
   const { t } = useTranslation();
   if (entries.length === 0) return null;
   return (

@@ -1,4 +1,5 @@
-import { TRPCClientError } from '@trpc/client';
+import type { DailySaveInput, DailySaveResult } from '../../../src/schemas/daily.ts';
+import { errorData } from '../../lib/errors.ts';
 import { clearDraft, type DailyDraft, draftKey, readDraft, writeDraft } from './draft-store.ts';
 
 /** Autosave waits this long after the last keystroke. */
@@ -8,18 +9,8 @@ const RETRY_MAX_MS = 30_000;
 
 export type SaveStatus = 'loading' | 'saved' | 'saving' | 'offline' | 'error';
 
-export interface SaveInput {
-  date: string;
-  text: string;
-  baseText: string;
-  baseVersion: number;
-}
-export interface SaveAnswer {
-  text: string;
-  version: number;
-  merged: boolean;
-}
-export type SaveFn = (input: SaveInput) => Promise<SaveAnswer>;
+/** The server's merge-aware save (daily.save), of which the saver reads the merged text and version. */
+export type SaveFn = (input: DailySaveInput) => Promise<Pick<DailySaveResult, 'text' | 'version' | 'merged'>>;
 
 export interface SaverSnapshot {
   text: string;
@@ -28,8 +19,7 @@ export interface SaverSnapshot {
 
 /** Refusals that retrying cannot fix (validation, permissions); everything else is retried. */
 function isPermanent(error: unknown): boolean {
-  if (!(error instanceof TRPCClientError)) return false;
-  const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
+  const status = errorData(error)?.httpStatus;
   return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { useTRPC, useTRPCClient } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
 import { type DailySaver, hasSaver, type SaveFn, type SaverSnapshot, saverFor } from './daily-saver.ts';
@@ -29,7 +30,7 @@ function useSaveFn(): SaveFn {
  * The editor state of one day's note: its text, the autosave status and `edit`. `day` is the
  * server's copy (from daily.get); the saver adopts it unless the user has unsent edits.
  */
-export function useDailyNote(date: string | undefined, day: { text: string; version: number } | undefined) {
+export function useDailyNote(date: string | undefined, day: Pick<DailyNote, 'text' | 'version'> | undefined) {
   const { data: me } = useMe();
   const save = useSaveFn();
   const accountId = me?.accountId;

@@ -1,8 +1,7 @@
-import { TRPCClientError } from '@trpc/client';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANNOTATION_MAX } from '../../../src/schemas/highlights.ts';
-import { errorMessage } from '../../lib/errors.ts';
+import { errorData, errorMessage } from '../../lib/errors.ts';
 
 interface EditorError {
   message: string;
@@ -10,8 +9,7 @@ interface EditorError {
 }
 
 function editorError(error: unknown, t: Parameters<typeof errorMessage>[1]): EditorError {
-  const params =
-    error instanceof TRPCClientError ? (error.data as { params?: { detail?: unknown } })?.params : null;
+  const params = errorData(error)?.params;
   return {
     message: errorMessage(error, t, 'toast.operationFailed'),
     detail: typeof params?.detail === 'string' ? params.detail : null,

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CoreType } from '../../../src/enums.ts';
 import { highlightCopyText } from '../../../src/rules/highlight-format.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
+import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { notify } from '../../lib/notify.ts';
 import { copyText } from '../reader/download.ts';
 import { AnnotationEditor } from './AnnotationEditor.tsx';
@@ -28,7 +29,7 @@ export default function HighlightCard({
   onClose,
 }: {
   highlight: Highlight;
-  note: { title: string; url: string };
+  note: Pick<NoteSummary, 'title' | 'url'>;
   anchor: RefObject<Measurable | null>;
   actions: HighlightActions;
   onClose(): void;

@@ -3,14 +3,12 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { CoreType } from '../../../src/enums.ts';
-import type { zHighlightListItem } from '../../../src/schemas/highlights.ts';
+import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
 import { AnnotationView } from './AnnotationView.tsx';
 import { highlightPath } from './highlight-links.ts';
 import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
 import '../../styles/highlights.css';
-
-type Item = ReturnType<typeof zHighlightListItem.parse>;
 
 const CHUNK = 30;
 const NOTE_ID = /^[0-9A-Za-z-]{1,64}$/;

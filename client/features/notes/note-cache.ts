@@ -1,15 +1,11 @@
 import { type InfiniteData, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { SortOrder } from '../../../src/enums.ts';
-import type { NoteListInput, NoteSummary } from '../../../src/schemas/notes.ts';
+import type { NoteList, NoteListInput, NoteSummary } from '../../../src/schemas/notes.ts';
 import { useTRPC } from '../../trpc.ts';
 
-interface ListChunk {
-  items: NoteSummary[];
-  nextCursor: string | null;
-}
 /** The cached shape of an infinite note list. */
-export type ListData = InfiniteData<ListChunk, string | null | undefined>;
+export type ListData = InfiniteData<NoteList, string | null | undefined>;
 
 /** A newly saved note belongs at the top of an unfiltered, newest-first All list. */
 function takesNewNotes(input: Partial<NoteListInput> | undefined): boolean {

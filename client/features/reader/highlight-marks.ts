@@ -3,16 +3,11 @@
 // The text itself never changes, so offsets from textIndex() stay valid across repaints.
 import { anchor } from '../../../src/anchoring/anchor.ts';
 import { type TextIndex, textIndex } from '../../../src/anchoring/dom.ts';
-import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
+import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { highlightColours, styleClass } from '../highlights/highlight-look.ts';
 
-export interface PaintableHighlight {
-  id: string;
-  slotId: number;
-  style: number;
-  selectors: HighlightSelectors | null;
-  imageUrl: string | null;
-}
+/** What painting a highlight reads of it. */
+type PaintableHighlight = Pick<Highlight, 'id' | 'slotId' | 'style' | 'selectors' | 'imageUrl'>;
 
 /** Where each highlight landed: text offsets (images: the offset just before the image). */
 export interface Placement {
