@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { LoginType } from '../../src/enums.ts';
-import { regionConfig } from '../../src/regions.ts';
 import {
-  CODE_COOLDOWN_SECONDS,
   zLoginInput,
   zLoginResult,
   zMe,
@@ -18,10 +15,8 @@ import {
   zSendCodeInput,
   zSendCodeResult,
 } from '../../src/schemas/auth.ts';
-import { User } from '../db/entities/index.ts';
 import { codeDeps } from '../deps.ts';
-import { login, register, resetPassword } from '../domain/auth/auth.service.ts';
-import { issueCode } from '../domain/auth/codes.service.ts';
+import { login, loginProviders, register, resetPassword, sendCode } from '../domain/auth/auth.service.ts';
 import { toMe } from '../domain/auth/me.ts';
 import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
 import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
@@ -41,13 +36,7 @@ function qrDeps(ctx: Context) {
 
 export const authRouter = router({
   /** Login types allowed in this region and configured on this install, primary first. */
-  providers: publicProcedure.output(zProviders).query(({ ctx }) => {
-    const allowed = regionConfig(ctx.config.region).loginTypes;
-    const configured = allowed.filter(
-      (type) => type === LoginType.email || (type === LoginType.google && ctx.config.oidc),
-    );
-    return { loginTypes: configured, oidcName: ctx.config.oidc ? 'Google' : null };
-  }),
+  providers: publicProcedure.output(zProviders).query(({ ctx }) => loginProviders(ctx.config)),
 
   me: publicProcedure.output(zMe.nullable()).query(({ ctx }) => (ctx.user ? toMe(ctx.user) : null)),
 
@@ -55,18 +44,7 @@ export const authRouter = router({
   sendCode: publicProcedure
     .input(zSendCodeInput)
     .output(zSendCodeResult)
-    .mutation(async ({ ctx, input }) => {
-      const exists =
-        input.purpose === 'reset' ? (await ctx.em.count(User, { email: input.email })) > 0 : true;
-      await issueCode(ctx.em, codeDeps(ctx), {
-        email: input.email,
-        purpose: input.purpose,
-        ip: ctx.client.ip,
-        language: ctx.client.language,
-        deliver: exists,
-      });
-      return { cooldownSeconds: CODE_COOLDOWN_SECONDS };
-    }),
+    .mutation(({ ctx, input }) => sendCode(ctx.em, codeDeps(ctx), input, ctx.client)),
 
   register: publicProcedure
     .input(zRegisterInput)

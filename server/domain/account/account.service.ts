@@ -1,23 +1,69 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
-import { jobIds } from '../../../src/jobs.ts';
+import { CODE_COOLDOWN_SECONDS, type Me, type SendCodeResult } from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
 import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
-import type { Queues } from '../../queue.ts';
-import { type CheckedCode, checkCode, consumeCode } from '../auth/codes.service.ts';
+import { enqueue, type Queues } from '../../queue.ts';
+import { type CheckedCode, type CodeDeps, checkCode, consumeCode, issueCode } from '../auth/codes.service.ts';
+import { toMe } from '../auth/me.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeSessions } from '../auth/session.service.ts';
 import type { LimitStore } from '../rate-limit.ts';
 
-export async function updateProfile(
-  em: EntityManager,
-  user: User,
-  input: { nickname: string },
-): Promise<User> {
+export async function updateProfile(em: EntityManager, user: User, input: { nickname: string }): Promise<Me> {
   const fresh = await em.findOneOrFail(User, { id: user.id });
   fresh.nickname = input.nickname;
   await em.flush();
-  return fresh;
+  return toMe(fresh);
+}
+
+/** Who a code goes to and in which language: the account's own, else the browser's. */
+interface CodeClient {
+  ip: string | null;
+  language: string | null;
+}
+
+const sentCode: SendCodeResult = { cooldownSeconds: CODE_COOLDOWN_SECONDS };
+
+/**
+ * Mails a code to bind an email. An email another account uses gets the same answer (and
+ * counts against the limits) but no mail, so nobody learns which emails have accounts.
+ */
+export async function sendBindCode(
+  em: EntityManager,
+  deps: CodeDeps,
+  user: User,
+  email: string,
+  client: CodeClient,
+): Promise<SendCodeResult> {
+  const taken = await em.count(User, { email, id: { $ne: user.id } });
+  await issueCode(em, deps, {
+    email,
+    purpose: 'bind',
+    user,
+    ip: client.ip,
+    language: user.language ?? client.language,
+    deliver: taken === 0,
+  });
+  return sentCode;
+}
+
+/** For accounts without a password: the code that confirms deletion, to the account's email. */
+export async function sendDeleteCode(
+  em: EntityManager,
+  deps: CodeDeps,
+  user: User,
+  client: CodeClient,
+): Promise<SendCodeResult> {
+  if (!user.email) throw new AppError('BAD_REQUEST', 'errors.emailEmpty');
+  await issueCode(em, deps, {
+    email: user.email,
+    purpose: 'delete',
+    user,
+    ip: client.ip,
+    language: user.language ?? client.language,
+  });
+  return sentCode;
 }
 
 /** Daily notes follow the user's calendar day; the client reports its time zone. */
@@ -53,7 +99,7 @@ export async function bindEmail(
   user: User,
   input: { email: string; code: string },
   client: { ip: string | null },
-): Promise<User> {
+): Promise<Me> {
   const code = await checkCode(em, deps, {
     email: input.email,
     purpose: 'bind',
@@ -68,7 +114,7 @@ export async function bindEmail(
     const fresh = await tem.findOneOrFail(User, { id: user.id });
     fresh.email = input.email;
     await tem.flush();
-    return fresh;
+    return toMe(fresh);
   });
 }
 
@@ -145,9 +191,5 @@ export async function deleteAccount(
     if (fresh.email) await tem.nativeDelete(VerificationCode, { email: fresh.email });
     await tem.nativeDelete(User, { id: fresh.id });
   });
-  await deps.queues.maintenance.add(
-    'delete-user-files',
-    { userId: fresh.id },
-    { jobId: jobIds.deleteUserFiles(fresh.id) },
-  );
+  await enqueue(deps.queues, 'deleteUserFiles', { userId: fresh.id });
 }

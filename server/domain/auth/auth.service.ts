@@ -1,11 +1,22 @@
 import { randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LoginType } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
-import type { LoginInput, RegisterInput, ResetPasswordInput } from '../../../src/schemas/auth.ts';
+import { regionConfig } from '../../../src/regions.ts';
+import {
+  CODE_COOLDOWN_SECONDS,
+  type LoginInput,
+  type Providers,
+  type RegisterInput,
+  type ResetPasswordInput,
+  type SendCodeInput,
+  type SendCodeResult,
+} from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
+import type { AppConfig } from '../../config.ts';
 import { User } from '../../db/entities/index.ts';
 import { claimTry, clearTries, enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
-import { checkCode, consumeCode } from './codes.service.ts';
+import { type CodeDeps, checkCode, consumeCode, issueCode } from './codes.service.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { type ClientInfo, createSession, type NewSession, revokeSessions } from './session.service.ts';
 
@@ -33,6 +44,36 @@ export function newUser(
     nickname: anonymousNickname(),
     accountId: newAccountId(),
   });
+}
+
+/** Login types allowed in this region and configured on this install, primary first. */
+export function loginProviders(config: Pick<AppConfig, 'region' | 'oidc'>): Providers {
+  const allowed = regionConfig(config.region).loginTypes;
+  const configured = allowed.filter(
+    (type) => type === LoginType.email || (type === LoginType.google && config.oidc),
+  );
+  return { loginTypes: configured, oidcName: config.oidc ? 'Google' : null };
+}
+
+/**
+ * Mails a code to register or to reset a password. Same answer whether or not the email has an
+ * account: a reset for an unknown email counts against the limits but mails nothing.
+ */
+export async function sendCode(
+  em: EntityManager,
+  deps: CodeDeps,
+  input: SendCodeInput,
+  client: Pick<ClientInfo, 'ip'> & { language: string | null },
+): Promise<SendCodeResult> {
+  const exists = input.purpose === 'reset' ? (await em.count(User, { email: input.email })) > 0 : true;
+  await issueCode(em, deps, {
+    email: input.email,
+    purpose: input.purpose,
+    ip: client.ip,
+    language: client.language,
+    deliver: exists,
+  });
+  return { cooldownSeconds: CODE_COOLDOWN_SECONDS };
 }
 
 export interface SignedInResult {
