@@ -24,7 +24,7 @@ import type { Context } from './context.ts';
 import { protectedProcedure, publicProcedure, router } from './init.ts';
 
 /** The origin users reach us at: PUBLIC_URL, else the request's own. */
-export function publicOrigin(ctx: Context): string {
+function publicOrigin(ctx: Context): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl;
   const host = ctx.req?.get('host');
   return host ? `${ctx.req?.protocol ?? 'http'}://${host}` : `http://${ctx.config.host}:${ctx.config.port}`;

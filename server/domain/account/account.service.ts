@@ -157,7 +157,7 @@ export async function unbindProvider(em: EntityManager, user: User, provider: st
  * stored files are removed afterwards by a job.
  */
 /** How recent a sign-in must be to delete an account that has neither password nor email. */
-export const FRESH_SIGN_IN_MS = 15 * 60_000;
+const FRESH_SIGN_IN_MS = 15 * 60_000;
 
 export async function deleteAccount(
   em: EntityManager,
