@@ -7,7 +7,10 @@ import { expect, test } from 'vitest';
 // used before (a "page" entity, a "library" router, a highlight called "note") must not come
 // back. "Page" still means a web page or a screen (HomePage, Playwright's page); those stay.
 const OLD_VOCABULARY: [what: string, pattern: RegExp][] = [
-  ['the page entity and its shapes', /\b(PageContent|PageSummary|PageDetail|PageSchema|zPage\w*)\b|<Page>|\(Page,/],
+  [
+    'the page entity and its shapes',
+    /\b(PageContent|PageSummary|PageDetail|PageSchema|zPage\w*)\b|<Page>|\(Page,/,
+  ],
   ['page ids and fields', /\bpage(Id|Ids|_id|Count|_count|Title|_title|Highlights|Notes)\b/],
   [
     'page procedures and services',
