@@ -25,7 +25,6 @@ export const NAV_ENTRIES = [
 }[];
 
 export type NavEntry = (typeof NAV_ENTRIES)[number];
-export type NavEntryId = NavEntry['id'];
 export type NavViewEntry = Extract<NavEntry, { kind: 'view' }>;
 
 /** The list view for `?nav=`; anything unknown is All. */
