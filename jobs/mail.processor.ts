@@ -1,9 +1,12 @@
-import type { Job } from 'bullmq';
 import type { Mailer } from '../server/domain/mail/mailer.ts';
-import { zMailJob } from '../src/jobs.ts';
+import { QUEUES } from '../src/jobs.ts';
+import { jobProcessor } from './job-processor.ts';
 
 export function mailProcessor(mailer: Mailer) {
-  return async (job: Job): Promise<void> => {
-    await mailer.send(zMailJob.parse(job.data));
-  };
+  return jobProcessor(QUEUES.mail, {
+    // The key only names the job; the mail is the rest.
+    mail: async ({ key: _key, ...message }) => {
+      await mailer.send(message);
+    },
+  });
 }

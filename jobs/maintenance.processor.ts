@@ -1,27 +1,28 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Job } from 'bullmq';
 import { clock } from '../server/clock.ts';
 import { Session } from '../server/db/entities/index.ts';
 import type { AppDeps } from '../server/deps.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
-import type { Queues } from '../server/queue.ts';
-import { zDeleteUserFilesJob } from '../src/jobs.ts';
+import { enqueue, findJob, type Queues } from '../server/queue.ts';
+import { JOBS, QUEUES } from '../src/jobs.ts';
 import { SEARCH_TOKENS_VERSION } from '../src/search/tokens.ts';
+import { jobProcessor } from './job-processor.ts';
 
+/** The BullMQ names of the maintenance jobs, as the registry gives them. */
 export const MAINTENANCE_JOBS = {
-  purgeExpiredSessions: 'purge-expired-sessions',
-  deleteUserFiles: 'delete-user-files',
-  sweepStaleClips: 'sweep-stale-clips',
-  purgeTrash: 'purge-trash',
-  reindexSearch: 'reindex-search',
-} as const;
+  purgeExpiredSessions: JOBS.purgeExpiredSessions.name,
+  deleteUserFiles: JOBS.deleteUserFiles.name,
+  sweepStaleClips: JOBS.sweepStaleClips.name,
+  purgeTrash: JOBS.purgeTrash.name,
+  reindexSearch: JOBS.reindexSearch.name,
+};
 
-/** One re-index per tokenizer version: BullMQ keeps a single job under this id. */
-export const reindexSearchJobId = (version = SEARCH_TOKENS_VERSION) => `reindex-search-${version}`;
+/** The id of the one re-index job for the current tokenizer version. */
+export const reindexSearchJobId = () => JOBS.reindexSearch.jobId({});
 
 /**
  * Queues the one-time search re-index when the stored vectors were built by an older tokenizer
@@ -30,10 +31,9 @@ export const reindexSearchJobId = (version = SEARCH_TOKENS_VERSION) => `reindex-
  */
 export async function queueSearchReindexIfBehind(em: EntityManager, queues: Queues): Promise<boolean> {
   if ((await searchIndexVersion(em)) >= SEARCH_TOKENS_VERSION) return false;
-  const jobId = reindexSearchJobId();
-  const existing = await queues.maintenance.getJob(jobId);
+  const existing = await findJob(queues, 'reindexSearch', {});
   if (existing && (await existing.isFailed())) await existing.retry();
-  else await queues.maintenance.add(MAINTENANCE_JOBS.reindexSearch, {}, { jobId });
+  else await enqueue(queues, 'reindexSearch', {});
   return true;
 }
 
@@ -49,23 +49,14 @@ export function userFilesDir(dataDir: string, userId: number): string {
 
 export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps, 'config' | 'queues'>) {
   const dataDir = deps.config.dataDir;
-  return async (job: Job): Promise<unknown> => {
-    switch (job.name) {
-      case MAINTENANCE_JOBS.purgeTrash:
-        return { deleted: await purgeTrash(em()) };
-      case MAINTENANCE_JOBS.sweepStaleClips:
-        return sweepStaleClips(em(), deps.queues);
-      case MAINTENANCE_JOBS.reindexSearch:
-        return reindexSearch(em());
-      case MAINTENANCE_JOBS.purgeExpiredSessions:
-        return { deleted: await purgeExpiredSessions(em()) };
-      case MAINTENANCE_JOBS.deleteUserFiles: {
-        const { userId } = zDeleteUserFilesJob.parse(job.data);
-        await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
-        return { userId };
-      }
-      default:
-        throw new Error(`unknown maintenance job ${job.name}`);
-    }
-  };
+  return jobProcessor(QUEUES.maintenance, {
+    purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
+    sweepStaleClips: () => sweepStaleClips(em(), deps.queues),
+    reindexSearch: () => reindexSearch(em()),
+    purgeExpiredSessions: async () => ({ deleted: await purgeExpiredSessions(em()) }),
+    deleteUserFiles: async ({ userId }) => {
+      await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
+      return { userId };
+    },
+  });
 }

@@ -4,15 +4,11 @@ import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
 import { delay } from '../server/lifecycle.ts';
 import { log } from '../server/log.ts';
-import { createRedis } from '../server/queue.ts';
-import { QUEUES, type QueueName } from '../src/jobs.ts';
+import { createRedis, upsertSchedules } from '../server/queue.ts';
+import { QUEUE_CONCURRENCY, QUEUE_NAMES, QUEUES, type QueueName } from '../src/jobs.ts';
 import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
-import {
-  MAINTENANCE_JOBS,
-  maintenanceProcessor,
-  queueSearchReindexIfBehind,
-} from './maintenance.processor.ts';
+import { maintenanceProcessor, queueSearchReindexIfBehind } from './maintenance.processor.ts';
 
 export interface RunningWorkers {
   /**
@@ -30,16 +26,17 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   const mailer = createMailer(deps.config);
   const pool = new ExtractionPool({ size: 2, timeoutMs: deps.config.extractTimeoutMs });
   const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets };
-  const processors: Partial<Record<QueueName, { processor: Processor; concurrency: number }>> = {
-    [QUEUES.maintenance]: { processor: maintenanceProcessor(em, deps), concurrency: 1 },
-    [QUEUES.mail]: { processor: mailProcessor(mailer), concurrency: 4 },
-    [QUEUES.clip]: { processor: clipProcessor(em, clipEnv), concurrency: 4 },
+  // Each parses a job's payload with the registry's schema before its handler runs.
+  const processors: Record<QueueName, Processor> = {
+    [QUEUES.maintenance]: maintenanceProcessor(em, deps),
+    [QUEUES.mail]: mailProcessor(mailer),
+    [QUEUES.clip]: clipProcessor(em, clipEnv),
   };
-  const workers = Object.entries(processors).map(([name, spec]) => {
-    const worker = new Worker(name, spec.processor, {
+  const workers = QUEUE_NAMES.map((name) => {
+    const worker = new Worker(name, processors[name], {
       connection,
       prefix: deps.config.redisPrefix,
-      concurrency: spec.concurrency,
+      concurrency: QUEUE_CONCURRENCY[name],
       lockDuration: deps.config.jobLockMs,
       stalledInterval: deps.config.jobLockMs,
     });
@@ -48,23 +45,9 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     );
     return worker;
   });
-  await deps.queues.maintenance.upsertJobScheduler(
-    MAINTENANCE_JOBS.purgeExpiredSessions,
-    { every: 60 * 60_000 },
-    { name: MAINTENANCE_JOBS.purgeExpiredSessions },
-  );
-  await deps.queues.maintenance.upsertJobScheduler(
-    MAINTENANCE_JOBS.purgeTrash,
-    { every: 6 * 60 * 60_000 },
-    { name: MAINTENANCE_JOBS.purgeTrash },
-  );
-  await deps.queues.maintenance.upsertJobScheduler(
-    MAINTENANCE_JOBS.sweepStaleClips,
-    { every: 5 * 60_000 },
-    { name: MAINTENANCE_JOBS.sweepStaleClips },
-  );
+  await upsertSchedules(deps.queues);
   if (await queueSearchReindexIfBehind(em(), deps.queues)) log.info('search re-index queued');
-  log.info('workers started', { queues: Object.keys(processors) });
+  log.info('workers started', { queues: QUEUE_NAMES });
   return {
     async close(drainUntil) {
       const drained = Promise.all(workers.map((w) => w.close())).then(() => true);

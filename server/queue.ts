@@ -1,6 +1,16 @@
-import { Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DEFAULT_JOB_OPTIONS, QUEUES, type QueueName } from '../src/jobs.ts';
+import { z } from 'zod';
+import {
+  DEFAULT_JOB_OPTIONS,
+  JOB_KEYS,
+  JOBS,
+  type JobInput,
+  type JobKey,
+  type JobSpec,
+  QUEUE_NAMES,
+  type QueueName,
+} from '../src/jobs.ts';
 import { log } from './log.ts';
 
 /**
@@ -26,9 +36,58 @@ export function createQueues(connection: Redis, prefix: string): Queues {
     queue.on('error', (err) => log.debug('queue error', { queue: name, error: err.message }));
     return queue;
   };
-  return { clip: make(QUEUES.clip), mail: make(QUEUES.mail), maintenance: make(QUEUES.maintenance) };
+  return Object.fromEntries(QUEUE_NAMES.map((name) => [name, make(name)])) as Queues;
 }
 
 export async function closeQueues(queues: Queues): Promise<void> {
   await Promise.all(Object.values(queues).map((q) => q.close()));
+}
+
+/** A payload its job's schema refuses: a bug in the producer, never a job on the queue. */
+export class InvalidJobPayloadError extends Error {
+  constructor(key: JobKey, error: z.ZodError) {
+    super(`invalid ${key} job payload: ${z.prettifyError(error)}`);
+    this.name = 'InvalidJobPayloadError';
+  }
+}
+
+function parsePayload<K extends JobKey>(key: K, payload: JobInput<K>): { spec: JobSpec; data: unknown } {
+  const spec: JobSpec = JOBS[key];
+  const parsed = spec.payload.safeParse(payload);
+  if (!parsed.success) throw new InvalidJobPayloadError(key, parsed.error);
+  return { spec, data: parsed.data };
+}
+
+/**
+ * Adds a job of the registry (src/jobs.ts): the payload is parsed with the job's schema first (a
+ * bad one throws InvalidJobPayloadError and adds nothing), then added under the job's name, id
+ * and options. Adding a job whose id exists is a no-op.
+ */
+export async function enqueue<K extends JobKey>(queues: Queues, key: K, payload: JobInput<K>): Promise<Job> {
+  const { spec, data } = parsePayload(key, payload);
+  return queues[spec.queue].add(spec.name, data, { ...spec.options, jobId: spec.jobId(data) });
+}
+
+/** The job `enqueue` would add for this payload, if it is (still) in Redis. */
+export async function findJob<K extends JobKey>(
+  queues: Queues,
+  key: K,
+  payload: JobInput<K>,
+): Promise<Job | undefined> {
+  const { spec, data } = parsePayload(key, payload);
+  return queues[spec.queue].getJob(spec.jobId(data));
+}
+
+/** Creates or updates the scheduler of every job the registry schedules (the workers, as they start). */
+export async function upsertSchedules(queues: Queues): Promise<void> {
+  for (const key of JOB_KEYS) {
+    const spec: JobSpec = JOBS[key];
+    if (!spec.schedule) continue;
+    const { data } = parsePayload(key, {});
+    await queues[spec.queue].upsertJobScheduler(spec.jobId(data), spec.schedule, {
+      name: spec.name,
+      data,
+      opts: spec.options,
+    });
+  }
 }

@@ -1,13 +1,63 @@
 import { z } from 'zod';
+import { SEARCH_TOKENS_VERSION } from './search/tokens.ts';
 
-/** Queue names: one place, shared by producers (server) and workers (jobs/). */
+// The one job registry: every queue, every job on it (its BullMQ name, payload schema, job id,
+// retry options and schedule). Producers add jobs only through `enqueue` (server/queue.ts), which
+// parses the payload with the job's schema; workers parse `job.data` with the same schema before
+// a processor runs (jobs/job-processor.ts). Nothing else spells a queue name or builds a job id.
+
 export const QUEUES = {
   clip: 'clip',
   mail: 'mail',
   maintenance: 'maintenance',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
+/** How many jobs of each queue one worker process runs at once. */
+export const QUEUE_CONCURRENCY: Readonly<Record<QueueName, number>> = {
+  [QUEUES.clip]: 4,
+  [QUEUES.mail]: 4,
+  [QUEUES.maintenance]: 1,
+};
+
+/** The BullMQ job options the registry sets (a subset of BullMQ's `JobsOptions`). */
+export interface JobOptions {
+  attempts: number;
+  backoff: { type: 'exponential' | 'fixed'; delay: number };
+  removeOnComplete: { age: number; count?: number };
+  removeOnFail: { age: number; count?: number };
+}
+
+/** Retries with exponential backoff; failures stay visible in the failed set for two weeks. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 14 * 24 * 3600 },
+} as const satisfies JobOptions;
+
+export interface JobSpec<S extends z.ZodType = z.ZodType, Q extends QueueName = QueueName> {
+  queue: Q;
+  /** The BullMQ job name, which the worker of the queue dispatches on. */
+  name: string;
+  /** Parsed by `enqueue` before the job is added and by the worker before the processor runs. */
+  payload: S;
+  /**
+   * The job id, derived from the payload: adding a job whose id exists is a no-op (BullMQ dedupes
+   * by id), so a retried enqueue never runs the work twice. For a scheduled job, the scheduler's id.
+   */
+  jobId(payload: z.output<S>): string;
+  options: JobOptions;
+  /** Run repeatedly by a BullMQ job scheduler, which the workers upsert as they start. */
+  schedule?: { every: number };
+}
+
+function defineJob<S extends z.ZodType, Q extends QueueName>(spec: JobSpec<S, Q>): JobSpec<S, Q> {
+  return spec;
+}
+
+/** A mail as the mailer sends it. */
 export const zMailJob = z.object({
   to: z.email(),
   subject: z.string().min(1),
@@ -16,23 +66,97 @@ export const zMailJob = z.object({
 });
 export type MailJob = z.infer<typeof zMailJob>;
 
-/** Each clip attempt is its own job: `attempt` is the note's clip_attempts when it was queued. */
-export const zClipJob = z.object({ noteId: z.string().min(1), attempt: z.number().int().nonnegative() });
-export type ClipJob = z.infer<typeof zClipJob>;
+/** The mail job: the mail, and a key naming what it is about (one job, so one mail, per key). */
+export const zMailJobPayload = zMailJob.extend({ key: z.string().regex(/^[\w-]{1,128}$/) });
 
-/** Job ids derived from the entity id make a retried enqueue a no-op (BullMQ dedupes by id). */
-export const jobIds = {
-  clip: (noteId: string, attempt = 0) => `clip-${noteId}-${attempt}`,
-  mail: (messageId: string) => `mail-${messageId}`,
-  deleteUserFiles: (userId: number) => `delete-user-files-${userId}`,
-};
+/** Each clip attempt is its own job: `attempt` is the note's clip_attempts when it was queued. */
+export const zClipJob = z.object({
+  noteId: z.string().min(1).max(32),
+  attempt: z.number().int().nonnegative(),
+});
+export type ClipJob = z.infer<typeof zClipJob>;
 
 export const zDeleteUserFilesJob = z.object({ userId: z.number().int().positive() });
 
-/** Retries with exponential backoff; failures stay visible in the failed set. */
-export const DEFAULT_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 2_000 },
-  removeOnComplete: { age: 24 * 3600, count: 1000 },
-  removeOnFail: { age: 14 * 24 * 3600 },
-} as const;
+/** Maintenance jobs that carry nothing. */
+const zNoPayload = z.object({});
+
+const HOUR = 60 * 60_000;
+
+export const JOBS = {
+  clip: defineJob({
+    queue: QUEUES.clip,
+    name: 'clip',
+    payload: zClipJob,
+    jobId: ({ noteId, attempt }) => `clip-${noteId}-${attempt}`,
+    options: DEFAULT_JOB_OPTIONS,
+  }),
+  mail: defineJob({
+    queue: QUEUES.mail,
+    name: 'mail',
+    payload: zMailJobPayload,
+    jobId: ({ key }) => `mail-${key}`,
+    options: DEFAULT_JOB_OPTIONS,
+  }),
+  deleteUserFiles: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'delete-user-files',
+    payload: zDeleteUserFilesJob,
+    jobId: ({ userId }) => `delete-user-files-${userId}`,
+    options: DEFAULT_JOB_OPTIONS,
+  }),
+  /** One re-index per tokenizer version, queued by the workers as they start when the index is behind. */
+  reindexSearch: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'reindex-search',
+    payload: zNoPayload,
+    jobId: () => `reindex-search-${SEARCH_TOKENS_VERSION}`,
+    options: DEFAULT_JOB_OPTIONS,
+  }),
+  purgeExpiredSessions: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'purge-expired-sessions',
+    payload: zNoPayload,
+    jobId: () => 'purge-expired-sessions',
+    options: DEFAULT_JOB_OPTIONS,
+    schedule: { every: HOUR },
+  }),
+  purgeTrash: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'purge-trash',
+    payload: zNoPayload,
+    jobId: () => 'purge-trash',
+    options: DEFAULT_JOB_OPTIONS,
+    schedule: { every: 6 * HOUR },
+  }),
+  sweepStaleClips: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'sweep-stale-clips',
+    payload: zNoPayload,
+    jobId: () => 'sweep-stale-clips',
+    options: DEFAULT_JOB_OPTIONS,
+    schedule: { every: 5 * 60_000 },
+  }),
+};
+
+export type JobKey = keyof typeof JOBS;
+/** What a producer hands `enqueue` for a job. */
+export type JobInput<K extends JobKey> = z.input<(typeof JOBS)[K]['payload']>;
+/** What a processor receives: the payload as the schema parsed it. */
+export type JobPayload<K extends JobKey> = z.output<(typeof JOBS)[K]['payload']>;
+/** The jobs that run on one queue. */
+export type JobKeyOn<Q extends QueueName> = {
+  [K in JobKey]: (typeof JOBS)[K]['queue'] extends Q ? K : never;
+}[JobKey];
+
+export const JOB_KEYS = Object.keys(JOBS) as JobKey[];
+
+/** Which registered job a BullMQ job on `queue` named `name` is, if any. */
+export function jobKeyOf(queue: QueueName, name: string): JobKey | undefined {
+  return JOB_KEYS.find((key) => JOBS[key].queue === queue && JOBS[key].name === name);
+}
+
+/** A clip job's id, for looking its job up (tests, the sweeper goes through `findJob`). */
+export const jobIds = {
+  clip: (noteId: string, attempt: number) => JOBS.clip.jobId({ noteId, attempt }),
+};

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
-import { jobIds } from '../../../src/jobs.ts';
 import {
   CODE_COOLDOWN_SECONDS,
   CODE_MAX_TRIES,
@@ -10,7 +9,7 @@ import {
 } from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
 import { type User, VerificationCode } from '../../db/entities/index.ts';
-import type { Queues } from '../../queue.ts';
+import { enqueue, type Queues } from '../../queue.ts';
 import { codeMail } from '../mail/code-mail.ts';
 import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 
@@ -68,8 +67,9 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
     await tem.flush();
     return created;
   });
-  await deps.queues.mail.add('code', codeMail(input.email, code, input.purpose, input.language), {
-    jobId: jobIds.mail(`code-${record.id}`),
+  await enqueue(deps.queues, 'mail', {
+    key: `code-${record.id}`,
+    ...codeMail(input.email, code, input.purpose, input.language),
   });
 }
 

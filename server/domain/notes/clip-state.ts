@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClipStatus } from '../../../src/enums.ts';
-import { type ClipJob, jobIds } from '../../../src/jobs.ts';
+import type { ClipJob } from '../../../src/jobs.ts';
 import { clock } from '../../clock.ts';
 import type { Note } from '../../db/entities/index.ts';
-import type { Queues } from '../../queue.ts';
+import { enqueue, type Queues } from '../../queue.ts';
 
 // The one writer of a note's clip state: `clip_status` and what belongs to its transitions
 // (`clip_error`, `clip_attempts`, `clipped_at`). Every change is an event of CLIP_TRANSITIONS,
@@ -162,8 +162,7 @@ export async function moveClip(
 
 /** Adds the job of the note's current attempt. */
 export async function enqueueClip(queues: Queues, note: Pick<Note, 'id' | 'clipAttempts'>): Promise<void> {
-  const job: ClipJob = { noteId: note.id, attempt: note.clipAttempts };
-  await queues.clip.add('clip', job, { jobId: jobIds.clip(note.id, note.clipAttempts) });
+  await enqueue(queues, 'clip', { noteId: note.id, attempt: note.clipAttempts });
 }
 
 export type RequeueEvent = 'stale-swept' | 'user-retry' | 'saved-again' | 'html-saved-again';

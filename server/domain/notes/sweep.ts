@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClipStatus } from '../../../src/enums.ts';
-import { jobIds } from '../../../src/jobs.ts';
 import { clock } from '../../clock.ts';
 import { Note } from '../../db/entities/index.ts';
-import type { Queues } from '../../queue.ts';
+import { findJob, type Queues } from '../../queue.ts';
 import { giveUpStaleClip, requeueClip } from './clip-state.ts';
 
 export const STALE_CLIP_MS = 15 * 60_000;
@@ -31,7 +30,7 @@ export async function sweepStaleClips(
   let requeued = 0;
   let failed = 0;
   for (const note of stale) {
-    const job = await queues.clip.getJob(jobIds.clip(note.id, note.clipAttempts));
+    const job = await findJob(queues, 'clip', { noteId: note.id, attempt: note.clipAttempts });
     const state = job ? await job.getState() : 'missing';
     if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') continue;
     const seen = { from: note.clipStatus as ClipStatus, attempt: note.clipAttempts };
