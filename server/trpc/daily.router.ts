@@ -13,11 +13,11 @@ import {
 import { zExportResult } from '../../src/schemas/notes.ts';
 import {
   appendToToday,
+  exportDay,
   getDay,
   listDays,
   moveHighlightsToDaily,
   saveDay,
-  today,
 } from '../domain/daily/daily.service.ts';
 import { protectedProcedure, router } from './init.ts';
 
@@ -26,7 +26,7 @@ export const dailyRouter = router({
   get: protectedProcedure
     .input(zDailyGetInput)
     .output(zDailyDay)
-    .query(({ ctx, input }) => getDay(ctx.em, ctx.user, input.date ?? today(ctx.user))),
+    .query(({ ctx, input }) => getDay(ctx.em, ctx.user, input.date)),
 
   save: protectedProcedure
     .input(zDailySaveInput)
@@ -51,14 +51,5 @@ export const dailyRouter = router({
   export: protectedProcedure
     .input(zDailyExportInput)
     .output(zExportResult)
-    .query(async ({ ctx, input }) => {
-      const day = await getDay(ctx.em, ctx.user, input.date);
-      const body = [day.text, ...day.entries.map((e) => e.text)].filter(Boolean).join('\n\n---\n\n');
-      const markdown = input.format === 'markdown';
-      return {
-        filename: `daily-${input.date}.${markdown ? 'md' : 'txt'}`,
-        mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
-        content: markdown ? `# ${input.date}\n\n${body}\n` : `${input.date}\n\n${body}\n`,
-      };
-    }),
+    .query(({ ctx, input }) => exportDay(ctx.em, ctx.user, input)),
 });

@@ -41,7 +41,8 @@ function emptyDay(date: string): DailyNote {
 const DAILY_SELECT = `select n."id", n."daily_date", n."daily_main", n."version", n."updated_at", c."text"
   from "note" n left join "note_content" c on c."note_id" = n."id"`;
 
-export async function getDay(em: EntityManager, user: User, date: string) {
+/** A day's note (today, in the user's time zone, when no day is given) and its extra entries. */
+export async function getDay(em: EntityManager, user: User, date = today(user)) {
   const rows = await em.execute<DailyRow[]>(
     `${DAILY_SELECT} where n."user_id" = ? and n."kind" = ? and n."daily_date" = ? order by n."created_at", n."id"`,
     [user.id, NoteKind.daily, date],
@@ -240,4 +241,20 @@ export async function listDays(
     updatedAt: new Date(r.updated_at),
   }));
   return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.date ?? null) : null };
+}
+
+/** One day's note with its extra entries, as a Markdown or plain-text file. */
+export async function exportDay(
+  em: EntityManager,
+  user: User,
+  input: { date: string; format: 'markdown' | 'text' },
+) {
+  const day = await getDay(em, user, input.date);
+  const body = [day.text, ...day.entries.map((e) => e.text)].filter(Boolean).join('\n\n---\n\n');
+  const markdown = input.format === 'markdown';
+  return {
+    filename: `daily-${input.date}.${markdown ? 'md' : 'txt'}`,
+    mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
+    content: markdown ? `# ${input.date}\n\n${body}\n` : `${input.date}\n\n${body}\n`,
+  };
 }

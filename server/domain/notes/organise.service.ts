@@ -1,4 +1,5 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
+import { TRASH_RETENTION_MS } from '../../../src/constants.ts';
 import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { clock } from '../../clock.ts';
@@ -55,8 +56,6 @@ export async function deleteForever(em: EntityManager, user: User, ids: string[]
   const changed = await em.nativeDelete(Note, { ...listed(user, ids), trashedAt: { $ne: null } });
   return changedOrNotFound(em, user, ids, changed);
 }
-
-export const TRASH_RETENTION_MS = 30 * 86_400_000;
 
 /** The scheduled purge: notes in the trash for 30 days are deleted. Idempotent. */
 export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<number> {
