@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClipStatus, NoteKind } from '../../../src/enums.ts';
+import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { dayKey } from '../../../src/rules/daily-counter.ts';
 import { newId } from '../../../src/rules/id.ts';
@@ -8,6 +8,7 @@ import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
+import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
 import { indexNote } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
@@ -61,15 +62,16 @@ async function insertDailyNote(
   note: { date: string; main: boolean; text: string; version: number; now: Date },
 ): Promise<string | null> {
   const [row] = await em.execute<{ id: string }[]>(
-    `insert into "note" ("id", "user_id", "kind", "title", "clip_status", "source", "daily_date", "daily_main",
-       "version", "created_at", "updated_at")
-     values (?, ?, ?, '', ?, 'daily', ?, ?, ?, ?, ?)
+    `insert into "note" ("id", "user_id", "kind", "title", "clip_status", "clip_attempts", "source", "daily_date",
+       "daily_main", "version", "created_at", "updated_at")
+     values (?, ?, ?, '', ?, ?, 'daily', ?, ?, ?, ?, ?)
      on conflict ("user_id", "daily_date") where "daily_main" do nothing returning "id"`,
     [
       newId(),
       user.id,
       NoteKind.daily,
-      ClipStatus.done,
+      UNCLIPPED_NOTE_CLIP_STATE.clipStatus,
+      UNCLIPPED_NOTE_CLIP_STATE.clipAttempts,
       note.date,
       note.main,
       note.version,

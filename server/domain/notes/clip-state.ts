@@ -105,6 +105,9 @@ export const CLIP_TRANSITIONS: Readonly<Record<ClipEvent, ClipTransition>> = {
 /** The clip state a note is created with (the `saved` event). */
 export const NEW_NOTE_CLIP_STATE = { clipStatus: queued, clipAttempts: 1, clipError: null } as const;
 
+/** A note nothing clips (a daily note) is created done, with no attempt: no job, no sweep. */
+export const UNCLIPPED_NOTE_CLIP_STATE = { clipStatus: done, clipAttempts: 0, clipError: null } as const;
+
 /** The reason codes fit the column. */
 const MAX_REASON = 64;
 
