@@ -3,6 +3,8 @@
 // zero-width characters) are folded away, and every normalised code unit remembers the original
 // range it came from so matches map back to the page text.
 
+import { isUnicodeSpace } from '../text/whitespace.ts';
+
 export interface NormalizedText {
   text: string;
   /** Original start offset of the unit each normalised code unit came from. */
@@ -44,21 +46,6 @@ const NAMED_ENTITIES: ReadonlyMap<string, string> = new Map([
 ]);
 const ENTITY = /&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,4});/y;
 
-function isWhitespace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
-}
-
 /** A decoded entity at `offset` (text and source length), if one of the handful a parser may leave. */
 function entityAt(text: string, offset: number): { value: string; length: number } | undefined {
   ENTITY.lastIndex = offset;
@@ -95,7 +82,7 @@ export function normalizeText(text: string): NormalizedText {
   };
   const emit = (code: number, from: number, to: number): void => {
     if (REMOVED.has(code)) return;
-    if (isWhitespace(code)) {
+    if (isUnicodeSpace(code)) {
       if (inWhitespace) ends[length - 1] = to;
       else push(0x20, from, to);
       inWhitespace = true;

@@ -8,6 +8,7 @@
 // dropped; <pre> keeps its line breaks; script/style/template/svg and the like are skipped.
 // Works on any standard DOM (browser, jsdom, linkedom); no DOM library is imported.
 import { BLOCK_TAGS, SKIPPED_TAGS } from './blocks.ts';
+import { isJsWhitespace } from './whitespace.ts';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -28,24 +29,6 @@ export interface DomText {
   unitNodes: Int32Array;
   /** Per code unit of `text`: offset inside its node (0 for NO_NODE units). */
   unitOffsets: Int32Array;
-}
-
-/** JavaScript's `\s`, which is also what String.prototype.trim removes. */
-function isJsWhitespace(code: number): boolean {
-  if (code > SPACE && code < 0xa0) return false;
-  return (
-    code === SPACE ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }
 
 /** The whitespace a line collapses across Text nodes: [ \t\f\r\u00a0]. */

@@ -157,6 +157,12 @@ export async function completeOidcFlow(
   };
 }
 
+/** Records that `user` signs in with the issuer's identity. */
+async function saveBinding(em: EntityManager, user: User, identity: OidcIdentity): Promise<void> {
+  em.create(AuthBinding, { user, provider: OIDC_PROVIDER, subject: identity.subject, email: identity.email });
+  await em.flush();
+}
+
 /**
  * Signs in with an issuer identity: the user bound to its subject; else, when the issuer says
  * the email is verified, the user who already has that email (account linking: the issuer is
@@ -189,13 +195,7 @@ export async function signInWithOidc(
           passwordHash: null,
           language: client.language,
         });
-      tem.create(AuthBinding, {
-        user,
-        provider: OIDC_PROVIDER,
-        subject: identity.subject,
-        email: identity.email,
-      });
-      await tem.flush();
+      await saveBinding(tem, user, identity);
     }
     return { user, session: await createSession(tem, user, client) };
   });
@@ -214,12 +214,6 @@ export async function bindOidc(em: EntityManager, userId: number, identity: Oidc
     if (await tem.count(AuthBinding, { user, provider: OIDC_PROVIDER })) {
       throw new OidcFlowError('user is already bound to another subject');
     }
-    tem.create(AuthBinding, {
-      user,
-      provider: OIDC_PROVIDER,
-      subject: identity.subject,
-      email: identity.email,
-    });
-    await tem.flush();
+    await saveBinding(tem, user, identity);
   });
 }
