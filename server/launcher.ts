@@ -3,13 +3,13 @@
 // loaded only when it runs: a worker container never loads the HTTP app, a server without inline
 // workers never loads the processors. The import rule in biome.json exempts this file alone.
 import type { Server } from 'node:http';
-import type { Role } from './cli/role.ts';
 import { ensureClientBuild } from './client-build.ts';
 import { loadConfig } from './config.ts';
 import { boot } from './deps.ts';
 import { delay, Lifecycle, startProcess } from './lifecycle.ts';
 import { log, setLogLevel } from './log.ts';
 import { ensureRedis } from './redis-launcher.ts';
+import type { Role } from './role.ts';
 
 export async function runServer(options: {
   withWorkers: boolean;

@@ -4,7 +4,7 @@
 // the last minute. Exits 0 healthy, 1 not.
 import { loadConfig } from '../config.ts';
 import { HEARTBEAT_MAX_AGE_MS, heartbeatAgeMs } from '../heartbeat-file.ts';
-import { roleFromEnv } from './role.ts';
+import { roleFromEnv } from '../role.ts';
 
 const TIMEOUT_MS = 4_000;
 

@@ -1,13 +1,7 @@
-// The container's entry point: one image, two roles. ROLE=server (the default) runs the HTTP
-// server, ROLE=worker the BullMQ workers; `server/cli/healthcheck.ts` probes by the same variable.
-// Node itself stays PID 1 (no npm in between), so SIGTERM reaches the graceful shutdown.
-export const ROLES = ['server', 'worker'] as const;
-export type Role = (typeof ROLES)[number];
-
-export function roleFromEnv(env: NodeJS.ProcessEnv = process.env): Role | undefined {
-  const role = env.ROLE?.trim() || 'server';
-  return (ROLES as readonly string[]).includes(role) ? (role as Role) : undefined;
-}
+// The container's entry point: one image, two roles (server/role.ts); `server/cli/healthcheck.ts`
+// probes by the same variable. Node itself stays PID 1 (no npm in between), so SIGTERM reaches
+// the graceful shutdown.
+import { ROLES, roleFromEnv } from '../role.ts';
 
 if (import.meta.main) {
   const role = roleFromEnv();
@@ -17,7 +11,6 @@ if (import.meta.main) {
     );
     process.exit(1);
   }
-  // Loaded here, not at the top: the health probe imports this file for roleFromEnv alone.
   const { runRole } = await import('../launcher.ts');
   await runRole(role);
 }

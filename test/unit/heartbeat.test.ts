@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startHeartbeat } from '../../jobs/heartbeat.ts';
-import { roleFromEnv } from '../../server/cli/role.ts';
 import { HEARTBEAT_MAX_AGE_MS, heartbeatAgeMs, heartbeatFile } from '../../server/heartbeat-file.ts';
+import { roleFromEnv } from '../../server/role.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const node = path.resolve(root, 'node_modules/.bin/node');
