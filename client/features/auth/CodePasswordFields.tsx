@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, zSendCodeInput } from '../../../src/schemas/auth.ts';
+import { PASSWORD_MIN, type SendCodeResult, zSendCodeInput } from '../../../src/schemas/auth.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
 import { CodeButton } from './CodeButton.tsx';
@@ -36,19 +36,50 @@ export function CodePasswordFields({
   return (
     <>
       <TextField form={form} name="email" label={t('auth.email')} type="email" autoComplete="email" />
-      <TextField
-        form={form}
-        name="code"
-        label={t('auth.code')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        action={<CodeButton send={sendCode} onSent={() => form.focus('code')} onFailed={form.fail} />}
-      />
+      <CodeField form={form} label={t('auth.code')} send={sendCode} />
+      <NewPasswordFields form={form} label={passwordLabel} />
+    </>
+  );
+}
+
+/** A numeric one-time-code field with the button that emails the code. */
+export function CodeField({
+  form,
+  label,
+  send,
+}: {
+  form: Form<'code'>;
+  label: string;
+  send: () => Promise<SendCodeResult | null>;
+}) {
+  return (
+    <TextField
+      form={form}
+      name="code"
+      label={label}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      action={<CodeButton send={send} onSent={() => form.focus('code')} onFailed={form.fail} />}
+    />
+  );
+}
+
+/** A new password with its length hint, then the same password again. */
+export function NewPasswordFields({
+  form,
+  label,
+}: {
+  form: Form<'password' | 'repeatPassword'>;
+  label: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
       <TextField
         form={form}
         name="password"
-        label={passwordLabel}
+        label={label}
         type="password"
         autoComplete="new-password"
         hint={t('auth.passwordHint', { min: PASSWORD_MIN })}

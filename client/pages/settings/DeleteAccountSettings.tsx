@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { type Me, zDeleteAccountInput } from '../../../src/schemas/auth.ts';
 import { ConfirmDialog } from '../../features/account/ConfirmDialog.tsx';
-import { CodeButton } from '../../features/auth/CodeButton.tsx';
+import { CodeField } from '../../features/auth/CodePasswordFields.tsx';
 import { TextField, useForm } from '../../features/auth/form.tsx';
 import { useSignedOut } from '../../features/auth/session.ts';
 import { notify } from '../../lib/notify.ts';
@@ -55,20 +55,10 @@ export function DeleteAccountSettings({ me }: { me: Me }) {
             autoComplete="current-password"
           />
         ) : (
-          <TextField
+          <CodeField
             form={form}
-            name="code"
             label={t('account.deleteConfirmEmailCode')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            action={
-              <CodeButton
-                send={() => client.account.sendDeleteCode.mutate()}
-                onSent={() => form.focus('code')}
-                onFailed={form.fail}
-              />
-            }
+            send={() => client.account.sendDeleteCode.mutate()}
           />
         )}
         <div>

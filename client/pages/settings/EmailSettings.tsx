@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { type Me, zBindEmailInput, zSendBindCodeInput } from '../../../src/schemas/auth.ts';
 import { ConfirmDialog } from '../../features/account/ConfirmDialog.tsx';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
-import { CodeButton } from '../../features/auth/CodeButton.tsx';
+import { CodeField } from '../../features/auth/CodePasswordFields.tsx';
 import { TextField, useForm } from '../../features/auth/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC, useTRPCClient } from '../../trpc.ts';
@@ -47,15 +47,7 @@ function BindEmailForm({ bound }: { bound: boolean }) {
       }}
     >
       <TextField form={form} name="email" label={t('account.newEmail')} type="email" autoComplete="email" />
-      <TextField
-        form={form}
-        name="code"
-        label={t('auth.code')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        action={<CodeButton send={sendCode} onSent={() => form.focus('code')} onFailed={form.fail} />}
-      />
+      <CodeField form={form} label={t('auth.code')} send={sendCode} />
       <div>
         <button type="submit" className="button button-primary" disabled={bind.isPending}>
           {bound ? t('account.changeEmail') : t('account.bindEmail')}

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { type Me, PASSWORD_MIN, zChangePasswordInput } from '../../../src/schemas/auth.ts';
+import { type Me, zChangePasswordInput } from '../../../src/schemas/auth.ts';
+import { NewPasswordFields } from '../../features/auth/CodePasswordFields.tsx';
 import { TextField, useForm } from '../../features/auth/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -57,21 +58,7 @@ export function PasswordSettings({ me }: { me: Me }) {
         type="password"
         autoComplete="current-password"
       />
-      <TextField
-        form={form}
-        name="password"
-        label={t('auth.newPassword')}
-        type="password"
-        autoComplete="new-password"
-        hint={t('auth.passwordHint', { min: PASSWORD_MIN })}
-      />
-      <TextField
-        form={form}
-        name="repeatPassword"
-        label={t('auth.repeatPassword')}
-        type="password"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields form={form} label={t('auth.newPassword')} />
       <div>
         <button type="submit" className="button button-primary" disabled={change.isPending}>
           {t('account.changePassword')}
