@@ -6,6 +6,7 @@ import { CoreType } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
 import { AnnotationView } from './AnnotationView.tsx';
+import { HighlightQuote } from './HighlightQuote.tsx';
 import { highlightPath } from './highlight-links.ts';
 import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
 import '../../styles/highlights.css';
@@ -42,12 +43,13 @@ function searchOf(filters: Filters): string {
 function HighlightItem({ item }: { item: Item }) {
   const { t } = useTranslation();
   const href = item.noteId ? highlightPath(item.noteId, item.id) : null;
-  const quote =
-    item.coreType === CoreType.image && item.imageUrl ? (
-      <img className="panel-image" src={item.imageUrl} alt="" loading="lazy" />
-    ) : (
-      <span className="highlight-item-text">{item.text}</span>
-    );
+  const quote = (
+    <HighlightQuote
+      imageUrl={item.coreType === CoreType.image ? item.imageUrl : null}
+      text={item.text}
+      textClassName="highlight-item-text"
+    />
+  );
   return (
     <li
       className="highlight-item"

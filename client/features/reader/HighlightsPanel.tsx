@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CoreType, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { AnnotationView } from '../highlights/AnnotationView.tsx';
+import { HighlightQuote } from '../highlights/HighlightQuote.tsx';
 import { highlightVars } from '../highlights/highlight-look.ts';
 import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
@@ -30,10 +31,8 @@ function sectionsOf(highlights: readonly Highlight[], placements: ReadonlyMap<st
 }
 
 function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: () => void }) {
-  const quote = highlight.imageUrl ? (
-    <img className="panel-image" src={highlight.imageUrl} alt="" loading="lazy" />
-  ) : (
-    <span className="panel-quote-text">{highlight.text}</span>
+  const quote = (
+    <HighlightQuote imageUrl={highlight.imageUrl} text={highlight.text} textClassName="panel-quote-text" />
   );
   return (
     <li
