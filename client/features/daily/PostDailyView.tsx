@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, lazy, Suspense, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { onModEnter } from '../../lib/keys.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
@@ -44,10 +45,6 @@ export default function PostDailyView() {
     append.mutate({ text });
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') post(event);
-  }
-
   const note = today.data;
   return (
     <div className="postdaily">
@@ -63,7 +60,7 @@ export default function PostDailyView() {
           dir="auto"
           placeholder={t('daily.composerPlaceholder')}
           onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
+          onKeyDown={onModEnter(() => post())}
           data-testid="postdaily-input"
         />
         <div className="daily-composer-bar">

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANNOTATION_MAX } from '../../../src/schemas/highlights.ts';
 import { errorData, errorMessage } from '../../lib/errors.ts';
+import { onModEnter } from '../../lib/keys.ts';
 
 interface EditorError {
   message: string;
@@ -66,12 +67,7 @@ export function AnnotationEditor({
         // biome-ignore lint/a11y/noAutofocus: the editor opens because the user asked to write
         autoFocus
         onChange={(event) => setDraft(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
-            event.preventDefault();
-            void save();
-          }
-        }}
+        onKeyDown={onModEnter(() => void save())}
       />
       {error && (
         <div id={`${id}-error`} className="annotation-error" role="alert" data-testid="annotation-error">

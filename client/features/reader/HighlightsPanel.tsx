@@ -3,6 +3,7 @@ import { type RefObject, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CoreType, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
+import { onModEnter } from '../../lib/keys.ts';
 import { AnnotationView } from '../highlights/AnnotationView.tsx';
 import { HighlightQuote } from '../highlights/HighlightQuote.tsx';
 import { highlightVars } from '../highlights/highlight-look.ts';
@@ -177,12 +178,7 @@ export function HighlightsPanel({
                 value={draft}
                 placeholder={t('highlights.addTextNotePlaceholder')}
                 onChange={(event) => setDraft(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
-                    event.preventDefault();
-                    void addNote();
-                  }
-                }}
+                onKeyDown={onModEnter(() => void addNote())}
               />
               <button
                 type="submit"
