@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Brand, Footer, TopBarActions } from '../shell/AppShell.tsx';
+import { Footer, TopBarActions } from '../shell/AppShell.tsx';
+import { Brand } from '../shell/Brand.tsx';
 
 /**
  * /login, /register, /forget and the phone's /qrlogin page: the navigation bar over a centred

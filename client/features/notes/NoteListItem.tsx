@@ -1,12 +1,13 @@
 import { type CSSProperties, lazy, type MouseEvent, memo, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deepLinkSearch } from '../../../src/deep-link.ts';
-import { type Flow, ViewStyle } from '../../../src/enums.ts';
+import { ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { useDragSource } from './drag-source.ts';
 import { formatDate } from './format-date.ts';
+import type { RowHandlers } from './row-handlers.ts';
 import { SearchHits } from './search-hits.tsx';
 
 // The hover toolbar is not needed to show the list: it arrives just after the first paint.
@@ -29,22 +30,6 @@ function siteOf(note: NoteSummary): string {
 /** A plain click opens the reader in place; modified clicks keep the browser's link behaviour. */
 function opensInPlace(event: MouseEvent): boolean {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
-}
-
-/** What a row can ask the list to do; the list owns selection, dialogs and mutations. */
-export interface RowHandlers {
-  open(noteId: string): void;
-  /** A click on the row's checkbox (or a Shift+click anywhere): toggle, or select a range. */
-  select(index: number, range: boolean): void;
-  focus(index: number): void;
-  flow(note: NoteSummary, flow: Flow): void;
-  trash(note: NoteSummary): void;
-  restore(note: NoteSummary): void;
-  deleteForever(note: NoteSummary): void;
-  editTags(note: NoteSummary): void;
-  filterTag(tag: string): void;
-  /** The ids a drag from this row carries: the selection when the row is in it. */
-  dragIds(noteId: string): string[];
 }
 
 export const NoteListItem = memo(function NoteListItem(props: {

@@ -2,8 +2,8 @@ import { useTranslation } from 'react-i18next';
 import { Flow } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon, type IconName } from '../../components/icons/Icon.tsx';
-import type { RowHandlers } from './NoteListItem.tsx';
 import { NotesIcon } from './note-icons.tsx';
+import type { RowHandlers } from './row-handlers.ts';
 
 function ActionButton(props: {
   icon: IconName | 'restore';

@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
@@ -8,20 +7,11 @@ import { currentRegionConfig } from '../../region.ts';
 import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
 import { AccountControl } from './AccountControl.tsx';
+import { Brand } from './Brand.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { useSidebarStyle } from './sidebar-style.ts';
 
 const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
-
-export function Brand() {
-  const { t } = useTranslation();
-  return (
-    <Link href="/" className="brand">
-      <img src="/icon.svg" alt="" width={28} height={28} />
-      <span>{t('app.name')}</span>
-    </Link>
-  );
-}
 
 /** The mainland-China registration note, shown only in the chn region. */
 export function Footer() {

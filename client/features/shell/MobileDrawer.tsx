@@ -2,7 +2,7 @@ import { Dialog } from 'radix-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { Brand } from './AppShell.tsx';
+import { Brand } from './Brand.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
 /** The left navigation as a drawer at 600 px or less; loaded only on phones. */
