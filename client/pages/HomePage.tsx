@@ -7,7 +7,6 @@ import { Icon } from '../components/icons/Icon.tsx';
 import { SaveUrlForm } from '../features/clip/SaveUrlForm.tsx';
 import { useStoredSort, useViewStyle } from '../features/notes/local-pref.ts';
 import { NoteList } from '../features/notes/NoteList.tsx';
-import { readerPath } from '../features/notes/NoteListItem.tsx';
 import { navEntry } from '../features/notes/nav-entries.ts';
 import {
   hasNarrowing,
@@ -17,6 +16,7 @@ import {
   withFilters,
 } from '../features/notes/note-list-url.ts';
 import { SearchBox } from '../features/notes/SearchBox.tsx';
+import { readerPath } from '../features/reader/reader-links.ts';
 import { useTRPC } from '../trpc.ts';
 import '../styles/notes.css';
 

@@ -5,9 +5,9 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { CoreType } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
+import { highlightPath } from '../reader/reader-links.ts';
 import { AnnotationView } from './AnnotationView.tsx';
 import { HighlightQuote } from './HighlightQuote.tsx';
-import { highlightPath } from './highlight-links.ts';
 import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
 import '../../styles/highlights.css';
 

@@ -1,10 +1,10 @@
 import { type CSSProperties, lazy, type MouseEvent, memo, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deepLinkSearch } from '../../../src/deep-link.ts';
 import { ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
+import { readerPath } from '../reader/reader-links.ts';
 import { useDragSource } from './drag-source.ts';
 import { formatDate } from './format-date.ts';
 import type { RowHandlers } from './row-handlers.ts';
@@ -12,11 +12,6 @@ import { SearchHits } from './search-hits.tsx';
 
 // The hover toolbar is not needed to show the list: it arrives just after the first paint.
 const RowActions = lazy(() => import('./RowActions.tsx').then((m) => ({ default: m.RowActions })));
-
-/** The reader's address for a note: the spec's deep link `/?pi=…&vs=…`. */
-export function readerPath(noteId: string, viewStyle: ViewStyle = ViewStyle.article): string {
-  return `/${deepLinkSearch({ kind: 'note', noteId, viewStyle })}`;
-}
 
 function siteOf(note: NoteSummary): string {
   if (note.siteName) return note.siteName;

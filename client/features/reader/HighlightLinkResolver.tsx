@@ -5,6 +5,7 @@ import { useLocation } from 'wouter';
 import type { ViewStyle } from '../../../src/enums.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
+import { highlightPath } from './reader-links.ts';
 
 /**
  * The spec's `?nx={highlight}&vs={view}` deep link: find the highlight's note and open the reader
@@ -23,12 +24,7 @@ export default function HighlightLinkResolver({
   const location = useQuery({ ...trpc.highlights.locate.queryOptions({ id: highlightId }), retry: false });
   useEffect(() => {
     if (location.data?.noteId) {
-      const params = new URLSearchParams({
-        pi: location.data.noteId,
-        vs: viewStyle ?? 'article',
-        nx: highlightId,
-      });
-      navigate(`/?${params.toString()}`, { replace: true });
+      navigate(highlightPath(location.data.noteId, highlightId, viewStyle ?? undefined), { replace: true });
     } else if (location.data) navigate('/daily', { replace: true });
     else if (location.error) {
       notify.error(location.error);

@@ -4,8 +4,8 @@ import type { NoteDetail } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
-import { readerPath } from '../notes/NoteListItem.tsx';
 import { copyText, downloadFile } from './download.ts';
+import { readerPath } from './reader-links.ts';
 
 const EXPORTS = [
   { what: 'article', format: 'text', labelKey: 'reader.exportText' },
