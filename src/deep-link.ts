@@ -10,14 +10,19 @@ export type DeepLink =
 
 const ID = /^[0-9A-Za-z-]{1,64}$/;
 
+/** Whether an id taken from an address can name a note or a highlight (the spec's alphabet). */
+export function isLinkId(value: string | null | undefined): value is string {
+  return value != null && ID.test(value);
+}
+
 export function parseDeepLink(search: string): DeepLink | null {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   const vs = params.get('vs');
   const viewStyle = isEnumValue(ViewStyle, vs) ? vs : null;
   const noteId = params.get('pi');
-  if (noteId && ID.test(noteId)) return { kind: 'note', noteId, viewStyle };
+  if (isLinkId(noteId)) return { kind: 'note', noteId, viewStyle };
   const highlightId = params.get('nx');
-  if (highlightId && ID.test(highlightId)) return { kind: 'highlight', highlightId, viewStyle };
+  if (isLinkId(highlightId)) return { kind: 'highlight', highlightId, viewStyle };
   return null;
 }
 

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
+import { isLinkId } from '../../../src/deep-link.ts';
 import { CoreType } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -12,7 +13,6 @@ import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './
 import '../../styles/highlights.css';
 
 const CHUNK = 30;
-const NOTE_ID = /^[0-9A-Za-z-]{1,64}$/;
 
 interface Filters {
   slotId: number | null;
@@ -27,7 +27,7 @@ function filtersOf(search: string): Filters {
   return {
     slotId: isColourSlot(slot) ? slot : null,
     tag: params.get('tag')?.trim() || null,
-    noteId: noteId && NOTE_ID.test(noteId) ? noteId : null,
+    noteId: isLinkId(noteId) ? noteId : null,
   };
 }
 
