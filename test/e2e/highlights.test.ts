@@ -261,7 +261,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await page.locator(`.reader-content img[data-highlight-id="${imageNote.id}"]`).waitFor();
 
     await page.getByTestId('reader-highlights').click();
-    const panel = page.getByTestId('panel-panel');
+    const panel = page.getByTestId('highlights-panel');
     await panel.waitFor();
     expect(
       await panel.getByTestId('panel-unplaced').locator(`[data-highlight-id="${detachedId}"]`).count(),

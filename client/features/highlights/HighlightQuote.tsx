@@ -9,7 +9,7 @@ export function HighlightQuote({
   textClassName: string;
 }) {
   return imageUrl ? (
-    <img className="panel-image" src={imageUrl} alt="" loading="lazy" />
+    <img className="highlight-quote-image" src={imageUrl} alt="" loading="lazy" />
   ) : (
     <span className={textClassName}>{text}</span>
   );

@@ -38,7 +38,7 @@ function provisional(id: string, noteId: string, input: NewHighlight, start: num
   };
 }
 
-/** What re-creates a deleted highlight exactly (same id, colour, style, anchor, note, tags). */
+/** What re-creates a deleted highlight exactly (same id, colour, style, anchor, annotation, tags). */
 function recreationOf(h: Highlight): NewHighlight {
   return {
     id: h.id,
@@ -55,7 +55,7 @@ function recreationOf(h: Highlight): NewHighlight {
 
 /**
  * Create, update and delete a note's highlights with optimistic changes to its byNote list; the
- * cross-page list refreshes afterwards. Delete offers Undo, which re-creates the same highlight.
+ * list of all highlights refreshes afterwards. Delete offers Undo, which re-creates the same highlight.
  */
 export function useHighlightActions(noteId: string) {
   const trpc = useTRPC();

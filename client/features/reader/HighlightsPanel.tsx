@@ -91,7 +91,7 @@ export function HighlightsPanel({
     // After the drawer has let go of the page's scroll.
     setTimeout(() => root.current && flashHighlight(root.current, id), 50);
   };
-  async function addNote() {
+  async function addTextNote() {
     const text = draft.trim();
     if (!text) return;
     setDraft('');
@@ -109,7 +109,7 @@ export function HighlightsPanel({
         <Dialog.Overlay className="drawer-overlay" />
         <Dialog.Content
           className="drawer panel-drawer"
-          data-testid="panel-panel"
+          data-testid="highlights-panel"
           aria-describedby={undefined}
         >
           <div className="drawer-head">
@@ -165,7 +165,7 @@ export function HighlightsPanel({
               className="panel-compose"
               onSubmit={(event) => {
                 event.preventDefault();
-                void addNote();
+                void addTextNote();
               }}
             >
               <label htmlFor={textNoteInputId} className="visually-hidden">
@@ -178,7 +178,7 @@ export function HighlightsPanel({
                 value={draft}
                 placeholder={t('highlights.addTextNotePlaceholder')}
                 onChange={(event) => setDraft(event.target.value)}
-                onKeyDown={onModEnter(() => void addNote())}
+                onKeyDown={onModEnter(() => void addTextNote())}
               />
               <button
                 type="submit"

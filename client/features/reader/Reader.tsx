@@ -79,16 +79,16 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   useEscapeToLeave(onBack);
   const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
   const placements = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
-  const linksToNote = new URLSearchParams(useSearch()).has('nx');
+  const linksToHighlight = new URLSearchParams(useSearch()).has('nx');
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
     if (note) cache.changed(summaryOf(note));
   }, [note, cache]);
   // Each note opens at its top (the home page remounts the reader per note id), unless a link
   // points at one of its highlights.
-  const opensAtNote = useRef(linksToNote);
+  const opensAtHighlight = useRef(linksToHighlight);
   useEffect(() => {
-    if (!opensAtNote.current) window.scrollTo(0, 0);
+    if (!opensAtHighlight.current) window.scrollTo(0, 0);
   }, []);
 
   const back = (
