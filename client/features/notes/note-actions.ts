@@ -4,7 +4,7 @@ import { Flow } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import type { ListData } from './note-cache.ts';
+import { editListItems, type ListData } from './note-cache.ts';
 
 /**
  * Optimistic edits of every cached note list, then a refetch of lists, counts, tags and
@@ -17,8 +17,9 @@ export function useNoteListEdits() {
     const listKey = trpc.notes.list.pathKey();
     const editLists = (edit: (items: NoteSummary[]) => NoteSummary[]) => {
       void queryClient.cancelQueries({ queryKey: listKey });
-      queryClient.setQueriesData<ListData>({ queryKey: listKey }, (data) =>
-        data ? { ...data, pages: data.pages.map((chunk) => ({ ...chunk, items: edit(chunk.items) })) } : data,
+      queryClient.setQueriesData<ListData>(
+        { queryKey: listKey },
+        (data) => data && editListItems(data, edit),
       );
     };
     return {

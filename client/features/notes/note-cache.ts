@@ -19,18 +19,23 @@ function takesNewNotes(input: Partial<NoteListInput> | undefined): boolean {
   );
 }
 
+/** Every cached chunk of a list with its items passed through `edit`. */
+export function editListItems(data: ListData, edit: (items: NoteSummary[]) => NoteSummary[]): ListData {
+  return { ...data, pages: data.pages.map((chunk) => ({ ...chunk, items: edit(chunk.items) })) };
+}
+
 /** `note` in place of the listed note with its id; put first when `prepend` and not listed. */
 function withNote(data: ListData | undefined, note: NoteSummary, prepend: boolean): ListData | undefined {
   if (!data) return data;
   const listed = data.pages.some((chunk) => chunk.items.some((item) => item.id === note.id));
-  if (!listed && !prepend) return data;
-  const pages = listed
-    ? data.pages.map((chunk) => ({
-        ...chunk,
-        items: chunk.items.map((item) => (item.id === note.id ? note : item)),
-      }))
-    : data.pages.map((chunk, index) => (index === 0 ? { ...chunk, items: [note, ...chunk.items] } : chunk));
-  return { ...data, pages };
+  if (listed) return editListItems(data, (items) => items.map((item) => (item.id === note.id ? note : item)));
+  if (!prepend) return data;
+  return {
+    ...data,
+    pages: data.pages.map((chunk, index) =>
+      index === 0 ? { ...chunk, items: [note, ...chunk.items] } : chunk,
+    ),
+  };
 }
 
 /** Writes a note the server just returned into the cached lists, so the list shows it at once. */
