@@ -25,25 +25,56 @@ const MEGABYTE = 'a'.repeat(1024 * 1024);
 const LONG = 'a'.repeat(4000);
 const DEPTH = 200;
 
-function nested(depth: number): unknown {
+/** A value nested `depth` levels deep, objects and arrays in turn. */
+export function nested(depth: number): unknown {
   let value: unknown = 'deep';
   for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
   return value;
 }
 
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
 /** Cursors a list could be sent: garbage, wrong shapes, absurd dates, control characters. */
 export const BAD_CURSORS = [
+  'not a cursor',
   'not-a-cursor',
   '%%%',
-  Buffer.from('2026-01-01T00:00:00.000Z').toString('base64url'),
-  Buffer.from('9999-99-99T99:99:99Z|x').toString('base64url'),
-  Buffer.from('2026-01-01T00:00:00.000Z|\u0000').toString('base64url'),
-  Buffer.from('|||').toString('base64url'),
-  Buffer.from('-271821-04-20T00:00:00.000Z|abcdefgh').toString('base64url'),
   '2026-99-99',
+  `${b64('2026-01-01T00:00:00.000Z|abcdefgh')}==`,
+  b64('2026-01-01T00:00:00.000Z'),
+  b64('9999-99-99T99:99:99Z|x'),
+  b64('9999-99-99T99:99:99Z|abcdefgh'),
+  b64('2026-01-01T00:00:00.000Z|\u0000'),
+  b64('2026-01-01T00:00:00.000Z|\u0000abcdefgh'),
+  b64('2026-01-01T00:00:00.000Z|abc'),
+  b64('2026-01-01T00:00:00.000Z|abcdefgh|x'),
+  b64('|||'),
+  b64('-271821-04-20T00:00:00.000Z|abcdefgh'),
+  b64('+275760-09-13T00:00:00.000Z|abcdefgh'),
+  b64('0000-01-01T00:00:00.000Z|abcdefgh'),
+  b64('2026-01-01|abcdefgh'),
+  Buffer.from([0xff, 0xfe, 0xfd]).toString('base64url'),
+  b64(JSON.stringify(['x', 'abcdefgh'])),
+  b64(JSON.stringify([1e308, 'abcdefgh'])),
+  b64(JSON.stringify([-1, 'abcdefgh'])),
+  b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abc'])),
+  b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abcdefgh', 3])),
+  b64(JSON.stringify({ __proto__: 1 })),
+  b64('[[[[[[[[[[[['),
+  'x'.repeat(150),
 ];
 
-export const BAD_DATES = ['2026-99-99', '2026-02-30', '0000-01-01', '2026-1-1', '20260101'];
+/** Dates the API must refuse: impossible days, days out of its range, other formats. */
+export const BAD_DATES = [
+  '2026-99-99',
+  '2026-02-30',
+  '2025-02-29',
+  '0000-01-01',
+  '1969-12-31',
+  '2026-1-1',
+  '20260101',
+  'today',
+];
 
 function leaves(value: unknown, path: Path = []): { path: Path; value: unknown }[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));

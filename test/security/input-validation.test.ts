@@ -11,6 +11,8 @@ import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { signedInUser } from '../helpers/users.ts';
+import { BAD_CURSORS, BAD_DATES, nested } from './bad-inputs.ts';
+import { bodyOf, callProcedure, fingerprint, type ProcedureType } from './router-inventory.ts';
 
 // Findings 3-5 of the hardening issue, over HTTP as a browser or a script would call: text that
 // PostgreSQL cannot store, batches, bodies and JSON too large or too deep, malformed cursors and
@@ -29,77 +31,18 @@ const BAD_TEXTS = [
   ['lone surrogate', LONE],
 ] as const;
 
-interface Reply {
-  status: number;
-  data: unknown;
-  error: { appCode?: string; messageKey?: string; code?: string; httpStatus?: number } | null;
-  body: unknown;
-}
-
-/** tRPC answers some request errors as text/plain: the body is read from the text. */
-function bodyOf(res: request.Response): unknown {
-  try {
-    return JSON.parse(res.text);
-  } catch {
-    return res.body;
-  }
-}
-
-function reply(res: request.Response): Reply {
-  const body = bodyOf(res) as {
-    result?: { data?: { json?: unknown } };
-    error?: { json?: { data?: Reply['error'] } };
-  };
-  return {
-    status: res.status,
-    data: body?.result?.data?.json,
-    error: body?.error?.json?.data ?? null,
-    body,
-  };
-}
-
 const serialize = (input: unknown) => JSON.stringify(superjson.serialize(input));
 
-async function mutate(path: string, input: unknown, raw?: string): Promise<Reply> {
-  const res = await request(app)
-    .post(`/trpc/${path}`)
-    .set('content-type', 'application/json')
-    .set('cookie', `logininfo=${token}`)
-    .send(raw ?? serialize(input));
-  return reply(res);
-}
-
-async function query(path: string, input?: unknown, raw?: string): Promise<Reply> {
-  const payload = raw ?? (input === undefined ? undefined : serialize(input));
-  const url = payload === undefined ? `/trpc/${path}` : `/trpc/${path}?input=${encodeURIComponent(payload)}`;
-  return reply(await request(app).get(url).set('cookie', `logininfo=${token}`));
-}
-
-/** One checksum per table: equal fingerprints mean no row was added, changed or removed. */
-async function fingerprint(): Promise<Record<string, string>> {
-  const em = deps.orm.em.fork();
-  const out: Record<string, string> = {};
-  for (const table of ['note', 'note_content', 'highlight', 'folder', 'user']) {
-    const [row] = await em.execute<{ sum: string | null; n: string }[]>(
-      `select md5(string_agg(t::text, '|' order by t::text)) as sum, count(*) as n from "${table}" t`,
-    );
-    out[table] = `${row?.n}:${row?.sum ?? ''}`;
-  }
-  return out;
-}
+/** A call with the fixture user's session; `raw` is sent as the body (or `?input=`) as it is. */
+const call = (type: ProcedureType) => (path: string, input?: unknown, raw?: string) =>
+  callProcedure(app, { path, type }, input, token, raw === undefined ? undefined : { body: raw });
+const mutate = call('mutation');
+const query = call('query');
 
 /** JSON nested `depth` levels, written as text (serialising it would itself overflow the stack). */
 function deepJson(depth: number): string {
   return `${'{"a":['.repeat(depth / 2)}"deep"${']}'.repeat(depth / 2)}`;
 }
-
-function nested(depth: number): unknown {
-  let value: unknown = 'deep';
-  for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { a: value };
-  return value;
-}
-
-const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
 beforeAll(async () => {
   deps = await createTestDeps();
@@ -157,11 +100,11 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
     test.each(mutations)(
       `${kind} in %s (%s): 400 errors.invalidCharacters, no row changed`,
       async (_what, path, input) => {
-        const before = await fingerprint();
+        const before = await fingerprint(deps);
         const res = await mutate(path, input(bad));
         expect(res.status).toBe(400);
         expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidCharacters' });
-        expect(await fingerprint()).toEqual(before);
+        expect(await fingerprint(deps)).toEqual(before);
       },
     );
   }
@@ -323,30 +266,6 @@ describe('bodies and JSON depth', () => {
 });
 
 describe('malformed cursors', () => {
-  const BAD_CURSORS = [
-    'not a cursor',
-    '%%%',
-    `${b64('2026-01-01T00:00:00.000Z|abcdefgh')}==`,
-    b64('2026-01-01T00:00:00.000Z'),
-    b64('9999-99-99T99:99:99Z|abcdefgh'),
-    b64('2026-01-01T00:00:00.000Z|\u0000abcdefgh'),
-    b64('2026-01-01T00:00:00.000Z|abc'),
-    b64('2026-01-01T00:00:00.000Z|abcdefgh|x'),
-    b64('|||'),
-    b64('-271821-04-20T00:00:00.000Z|abcdefgh'),
-    b64('+275760-09-13T00:00:00.000Z|abcdefgh'),
-    b64('0000-01-01T00:00:00.000Z|abcdefgh'),
-    b64('2026-01-01|abcdefgh'),
-    Buffer.from([0xff, 0xfe, 0xfd]).toString('base64url'),
-    b64(JSON.stringify(['x', 'abcdefgh'])),
-    b64(JSON.stringify([1e308, 'abcdefgh'])),
-    b64(JSON.stringify([-1, 'abcdefgh'])),
-    b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abc'])),
-    b64(JSON.stringify(['2026-01-01T00:00:00.000Z', 'abcdefgh', 3])),
-    b64(JSON.stringify({ __proto__: 1 })),
-    b64('[[[[[[[[[[[['),
-    'x'.repeat(150),
-  ];
   const lists: [string, Record<string, unknown>][] = [
     ['highlights.list', {}],
     ['notes.list', {}],
@@ -412,18 +331,8 @@ describe('malformed cursors', () => {
 });
 
 describe('daily dates', () => {
-  const BAD_DAYS = [
-    '2026-99-99',
-    '2026-02-30',
-    '2025-02-29',
-    '0000-01-01',
-    '1969-12-31',
-    '2026-1-1',
-    'today',
-  ];
-
-  test.each(BAD_DAYS)('%s: 400 errors.invalidDate for reading, saving and exporting', async (date) => {
-    const before = await fingerprint();
+  test.each(BAD_DATES)('%s: 400 errors.invalidDate for reading, saving and exporting', async (date) => {
+    const before = await fingerprint(deps);
     for (const res of [
       await query('daily.get', { date }),
       await query('daily.export', { date, format: 'text' }),
@@ -432,7 +341,7 @@ describe('daily dates', () => {
       expect(res.status).toBe(400);
       expect(res.error).toMatchObject({ appCode: 'BAD_REQUEST', messageKey: 'errors.invalidDate' });
     }
-    expect(await fingerprint()).toEqual(before);
+    expect(await fingerprint(deps)).toEqual(before);
   });
 
   test('a real leap day is a day', async () => {

@@ -170,6 +170,15 @@ export interface CallResult {
   text: string;
 }
 
+/** The parsed body of a reply: tRPC answers some request errors as text/plain, so it is read from the text. */
+export function bodyOf(res: { text: string; body: unknown }): unknown {
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    return res.body;
+  }
+}
+
 /** Calls a procedure over HTTP as a browser would (superjson, one call, optional session cookie). */
 export async function callProcedure(
   app: Express,
@@ -194,7 +203,10 @@ export async function callProcedure(
     }
     throw error;
   });
-  const body = res.body as { result?: { data?: { json?: unknown } }; error?: { json?: { data?: unknown } } };
+  const body = bodyOf(res) as {
+    result?: { data?: { json?: unknown } };
+    error?: { json?: { data?: unknown } };
+  };
   return {
     status: res.status,
     data: body?.result?.data?.json,
