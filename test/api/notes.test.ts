@@ -166,7 +166,7 @@ describe('search', () => {
 
   test('Latin words by prefix, highlights and annotations count, #tags filter', async () => {
     const { caller, user } = await signedInUser(deps);
-    const p1 = await makeNote(user, 'Gardens', 'Notes on patient gardening.', { tags: ['home'] });
+    await makeNote(user, 'Gardens', 'Notes on patient gardening.', { tags: ['home'] });
     await makeNote(user, 'Rivers', 'Water moves slowly.', { tags: ['travel'] });
     const p3 = await makeNote(user, 'Cities', 'Streets and squares.', { tags: ['travel'] });
     await caller.highlights.create({
@@ -182,7 +182,6 @@ describe('search', () => {
     expect(await q('#travel')).toEqual(['Cities', 'Rivers']);
     expect(await q('#travel water')).toEqual(['Rivers']);
     expect(await q('nothing-like-this')).toEqual([]);
-    expect(p1.id).toBeTruthy();
   });
 });
 

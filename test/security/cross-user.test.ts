@@ -65,7 +65,7 @@ describe("another user's ids", () => {
     '$path: what the other user reads holds nothing of the owner’s',
     async (procedure) => {
       const res = await callProcedure(app, procedure, sampleInput(procedure.path, other.fx), other.token);
-      expect(res.status).toBeLessThan(500);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
       for (const secret of [...ownedIds(owner.fx), 'ownersecret', owner.fx.email]) {
         expect(res.text, `${procedure.path} leaks ${secret}`).not.toContain(secret);
       }

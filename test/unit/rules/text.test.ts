@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { flattenMessages } from '../../../src/i18n/keys.ts';
+import en from '../../../src/i18n/locales/en.json' with { type: 'json' };
 import {
   INVALID_CHARACTERS_KEY,
   isStorableText,
@@ -80,5 +82,6 @@ describe('zText', () => {
 
   test('the key is a translated message key', () => {
     expect(INVALID_CHARACTERS_KEY).toBe('errors.invalidCharacters');
+    expect(flattenMessages(en).get(INVALID_CHARACTERS_KEY)).toEqual(expect.stringMatching(/\S/));
   });
 });
