@@ -10,7 +10,13 @@ import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { sessionCookies } from './http/session-cookie.ts';
-import { TRPC_BODY_MAX, trpcHttpErrors, trpcJsonBody, trpcQueryInput } from './http/trpc-limits.ts';
+import {
+  TRPC_BODY_MAX,
+  trpcBatchSize,
+  trpcHttpErrors,
+  trpcJsonBody,
+  trpcQueryInput,
+} from './http/trpc-limits.ts';
 import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
@@ -57,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     '/trpc',
     requireJsonMutations,
+    trpcBatchSize,
     trpcJsonBody(),
     trpcQueryInput,
     createExpressMiddleware({

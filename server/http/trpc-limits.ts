@@ -1,9 +1,20 @@
-import { type AnyTRPCRouter, getTRPCErrorShape, TRPCError, transformTRPCResponse } from '@trpc/server';
+import {
+  type AnyTRPCRouter,
+  getTRPCErrorShape,
+  type inferRouterInputs,
+  TRPCError,
+  transformTRPCResponse,
+} from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { AppError } from '../../src/errors.ts';
 import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { DAILY_TEXT_MAX } from '../../src/schemas/daily.ts';
+import type { AppRouter } from '../trpc/app.router.ts';
+
+type Inputs = inferRouterInputs<AppRouter>;
+/** `router.procedure`, as a tRPC URL names it: a renamed procedure is a type error here. */
+type ProcedurePath = { [R in keyof Inputs]: `${R & string}.${keyof Inputs[R] & string}` }[keyof Inputs];
 
 // What a tRPC request may weigh before any procedure sees it: a body cap that fits the calls it
 // names, a nesting limit checked on the raw text (so the check cannot overflow the stack, and
@@ -22,7 +33,7 @@ export const TRPC_BODY_MAX = 6 * MB;
  * characters each, ~200 KB in CJK); an autosave carries the day's text twice.
  */
 export const BODY_LIMIT_DEFAULT = 256 * KB;
-const BODY_LIMITS: Readonly<Record<string, number>> = {
+const BODY_LIMITS: Readonly<Partial<Record<ProcedurePath, number>>> = {
   'notes.clipHtml': TRPC_BODY_MAX,
   'daily.save': 2 * DAILY_TEXT_MAX * 3 + 64 * KB,
 };
@@ -39,7 +50,7 @@ function procedurePaths(requestPath: string): string[] {
 export function bodyLimitFor(requestPath: string): number {
   const shares = procedurePaths(requestPath)
     .slice(0, TRPC_MAX_BATCH_SIZE)
-    .map((path) => BODY_LIMITS[path] ?? BODY_LIMIT_DEFAULT);
+    .map((path) => BODY_LIMITS[path as ProcedurePath] ?? BODY_LIMIT_DEFAULT);
   return Math.min(
     TRPC_BODY_MAX,
     shares.reduce((sum, share) => sum + share, 0),
@@ -92,6 +103,14 @@ class HttpError extends Error {
 }
 
 const tooDeep = () => new HttpError(400, 'json.too.deep');
+const TOO_MANY_CALLS = 'batch.too.large';
+
+/** A batch naming more calls than tRPC's maxBatchSize is refused before any body is read. */
+export const trpcBatchSize: RequestHandler = (req, _res, next) => {
+  next(
+    procedurePaths(req.path).length > TRPC_MAX_BATCH_SIZE ? new HttpError(400, TOO_MANY_CALLS) : undefined,
+  );
+};
 
 /** express.json with the body cap of the procedures a request names and the depth limit. */
 export function trpcJsonBody(): RequestHandler {
@@ -132,10 +151,14 @@ export const trpcQueryInput: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** HTTP errors before tRPC (body too large, not JSON, too deep) as tRPC errors with a message key. */
+/** HTTP errors before tRPC (too many calls, body too large, not JSON, too deep) as tRPC errors with a message key. */
 function asTrpcError(err: { status: number; type?: unknown }): TRPCError {
   if (err.status === 413) {
     return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', cause: new AppError('PAYLOAD_TOO_LARGE') });
+  }
+  if (err.type === TOO_MANY_CALLS) {
+    const cause = new AppError('BAD_REQUEST', 'errors.tooManyCalls', { max: TRPC_MAX_BATCH_SIZE });
+    return new TRPCError({ code: 'BAD_REQUEST', cause });
   }
   const cause = new AppError('BAD_REQUEST');
   if (err.type === 'entity.parse.failed') return new TRPCError({ code: 'PARSE_ERROR', cause });

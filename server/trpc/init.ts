@@ -5,7 +5,6 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import { MembershipState } from '../../src/enums.ts';
 import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
-import { TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { membershipState } from '../../src/rules/member-level.ts';
 import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
@@ -30,12 +29,8 @@ const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
   UNPROCESSABLE_CONTENT: 'BAD_REQUEST',
 };
 
-/** tRPC refuses a batch over maxBatchSize with this message (resolveResponse, tRPC 11). */
-const BATCH_TOO_LARGE = 'Batch call exceeds maximum size';
-
 /**
- * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation, a
- * batch too large): its own when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for
+ * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation): its own when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for
  * a 5xx.
  */
 function appCodeOf(error: TRPCError): AppErrorCode {
@@ -71,9 +66,6 @@ export function toErrorPayload(error: TRPCError): ErrorPayload {
     };
   }
   const appCode = appCodeOf(error);
-  if (error.code === 'BAD_REQUEST' && error.message === BATCH_TOO_LARGE) {
-    return { appCode, messageKey: 'errors.tooManyCalls', params: { max: TRPC_MAX_BATCH_SIZE } };
-  }
   return { appCode, messageKey: DEFAULT_MESSAGE_KEY[appCode] };
 }
 

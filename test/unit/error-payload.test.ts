@@ -19,14 +19,6 @@ describe('toErrorPayload: errors no procedure threw', () => {
     expect(toErrorPayload(new TRPCError({ code }))).toEqual({ appCode, messageKey });
   });
 
-  test('a batch over the limit says so', () => {
-    const error = new TRPCError({ code: 'BAD_REQUEST', message: 'Batch call exceeds maximum size' });
-    expect(toErrorPayload(error)).toMatchObject({
-      appCode: 'BAD_REQUEST',
-      messageKey: 'errors.tooManyCalls',
-    });
-  });
-
   test('an AppError keeps its own code and key', () => {
     const error = new TRPCError({
       code: 'BAD_REQUEST',
