@@ -1,6 +1,12 @@
 import { type Job, UnrecoverableError } from 'bullmq';
-import { z } from 'zod';
-import { JOBS, type JobKey, type JobKeyOn, type JobPayload, jobKeyOf, type QueueName } from '../src/jobs.ts';
+import {
+  type JobKey,
+  type JobKeyOn,
+  type JobPayload,
+  jobKeyOf,
+  parseJobPayload,
+  type QueueName,
+} from '../src/jobs.ts';
 
 /** What runs each job of one queue, given its parsed payload. */
 export type JobHandlers<Q extends QueueName> = {
@@ -17,10 +23,8 @@ export function jobProcessor<Q extends QueueName>(queue: Q, handlers: JobHandler
   return async (job: Job): Promise<unknown> => {
     const key = jobKeyOf(queue, job.name);
     if (!key) throw new UnrecoverableError(`no job named "${job.name}" runs on the ${queue} queue`);
-    const parsed = JOBS[key].payload.safeParse(job.data);
-    if (!parsed.success) {
-      throw new UnrecoverableError(`invalid ${key} job payload: ${z.prettifyError(parsed.error)}`);
-    }
+    const parsed = parseJobPayload(key, job.data);
+    if (!parsed.ok) throw new UnrecoverableError(parsed.reason);
     const handler = (handlers as unknown as Record<JobKey, (payload: unknown, job: Job) => Promise<unknown>>)[
       key
     ];

@@ -1,6 +1,5 @@
 import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
 import {
   DEFAULT_JOB_OPTIONS,
   JOB_KEYS,
@@ -8,6 +7,7 @@ import {
   type JobInput,
   type JobKey,
   type JobSpec,
+  parseJobPayload,
   QUEUE_NAMES,
   type QueueName,
 } from '../src/jobs.ts';
@@ -45,17 +45,16 @@ export async function closeQueues(queues: Queues): Promise<void> {
 
 /** A payload its job's schema refuses: a bug in the producer, never a job on the queue. */
 export class InvalidJobPayloadError extends Error {
-  constructor(key: JobKey, error: z.ZodError) {
-    super(`invalid ${key} job payload: ${z.prettifyError(error)}`);
+  constructor(reason: string) {
+    super(reason);
     this.name = 'InvalidJobPayloadError';
   }
 }
 
 function parsePayload<K extends JobKey>(key: K, payload: JobInput<K>): { spec: JobSpec; data: unknown } {
-  const spec: JobSpec = JOBS[key];
-  const parsed = spec.payload.safeParse(payload);
-  if (!parsed.success) throw new InvalidJobPayloadError(key, parsed.error);
-  return { spec, data: parsed.data };
+  const parsed = parseJobPayload(key, payload);
+  if (!parsed.ok) throw new InvalidJobPayloadError(parsed.reason);
+  return { spec: JOBS[key], data: parsed.data };
 }
 
 /**

@@ -152,6 +152,17 @@ export type JobKeyOn<Q extends QueueName> = {
 export const JOB_KEYS = Object.keys(JOBS) as JobKey[];
 
 /** Which registered job a BullMQ job on `queue` named `name` is, if any. */
+/** A job's payload parsed by its registered schema, or why it does not parse (the same words everywhere). */
+export function parseJobPayload<K extends JobKey>(
+  key: K,
+  data: unknown,
+): { ok: true; data: JobPayload<K> } | { ok: false; reason: string } {
+  const parsed = JOBS[key].payload.safeParse(data);
+  return parsed.success
+    ? { ok: true, data: parsed.data as JobPayload<K> }
+    : { ok: false, reason: `invalid ${key} job payload: ${z.prettifyError(parsed.error)}` };
+}
+
 export function jobKeyOf(queue: QueueName, name: string): JobKey | undefined {
   return JOB_KEYS.find((key) => JOBS[key].queue === queue && JOBS[key].name === name);
 }
