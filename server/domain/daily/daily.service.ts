@@ -8,7 +8,9 @@ import type { DailyNote } from '../../../src/schemas/daily.ts';
 import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
+import { asDate } from '../../db/row.ts';
 import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
+import { type ExportFormat, exportFile } from '../notes/notes.service.ts';
 import { indexNote } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
@@ -30,7 +32,7 @@ function toDaily(row: DailyRow): DailyNote {
     date: row.daily_date,
     text: row.text ?? '',
     version: row.version,
-    updatedAt: new Date(row.updated_at),
+    updatedAt: asDate(row.updated_at),
   };
 }
 
@@ -240,7 +242,7 @@ export async function listDays(
     id: r.id,
     date: r.daily_date,
     excerpt: r.text.replace(/\s+/g, ' ').trim().slice(0, 200),
-    updatedAt: new Date(r.updated_at),
+    updatedAt: asDate(r.updated_at),
   }));
   return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.date ?? null) : null };
 }
@@ -249,14 +251,10 @@ export async function listDays(
 export async function exportDay(
   em: EntityManager,
   user: User,
-  input: { date: string; format: 'markdown' | 'text' },
+  input: { date: string; format: ExportFormat },
 ) {
   const day = await getDay(em, user, input.date);
   const body = [day.text, ...day.entries.map((e) => e.text)].filter(Boolean).join('\n\n---\n\n');
-  const markdown = input.format === 'markdown';
-  return {
-    filename: `daily-${input.date}.${markdown ? 'md' : 'txt'}`,
-    mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
-    content: markdown ? `# ${input.date}\n\n${body}\n` : `${input.date}\n\n${body}\n`,
-  };
+  const heading = input.format === 'markdown' ? `# ${input.date}` : input.date;
+  return exportFile(input.format, `daily-${input.date}`, `${heading}\n\n${body}\n`);
 }

@@ -173,13 +173,22 @@ export async function noteHighlights(
   user: User,
   noteId: string,
 ): Promise<HighlightView[]> {
-  await ownNote(em, user, noteId);
+  return (await noteWithHighlights(em, user, noteId)).highlights;
+}
+
+/** One of the user's web notes with its highlights in reading order (two queries). */
+export async function noteWithHighlights(
+  em: EntityManager,
+  user: User,
+  noteId: string,
+): Promise<{ note: Note; highlights: HighlightView[] }> {
+  const note = await ownNote(em, user, noteId);
   const highlights = await em.find(
     Highlight,
     { note: noteId, user: user.id },
     { orderBy: { positionStart: 'asc nulls last', createdAt: 'asc' } },
   );
-  return highlights.map(toHighlightView);
+  return { note, highlights: highlights.map(toHighlightView) };
 }
 
 export interface HighlightFilter {

@@ -18,7 +18,7 @@ const turndown = new TurndownService({
   bulletListMarker: '-',
 });
 
-export function safeFilename(title: string, extension: string): string {
+function safeFilename(title: string, extension: string): string {
   const printable = [...title].filter((c) => c >= ' ').join('');
   const base =
     printable
@@ -28,25 +28,29 @@ export function safeFilename(title: string, extension: string): string {
   return `${base}.${extension}`;
 }
 
+export type ExportFormat = 'markdown' | 'text';
+
+/** A download named after `title`, typed for its format. */
+export function exportFile(format: ExportFormat, title: string, content: string) {
+  const markdown = format === 'markdown';
+  return {
+    filename: safeFilename(title, markdown ? 'md' : 'txt'),
+    mimeType: markdown ? 'text/markdown;charset=utf-8' : 'text/plain;charset=utf-8',
+    content,
+  };
+}
+
 /** A note as plain text or as a Markdown article, with its source link. */
-export async function exportNote(
-  em: EntityManager,
-  user: User,
-  input: { id: string; format: 'text' | 'markdown' },
-) {
+export async function exportNote(em: EntityManager, user: User, input: { id: string; format: ExportFormat }) {
   const { note, content } = await getNote(em, user, input.id);
   if (input.format === 'text') {
-    return {
-      filename: safeFilename(note.title, 'txt'),
-      mimeType: 'text/plain;charset=utf-8',
-      content: `${note.title}\n${note.url}\n\n${content?.text ?? ''}\n`,
-    };
+    return exportFile('text', note.title, `${note.title}\n${note.url}\n\n${content?.text ?? ''}\n`);
   }
   const byline = [note.author, note.siteName].filter(Boolean).join(' · ');
   const body = content?.contentHtml ? turndown.turndown(content.contentHtml) : '';
-  return {
-    filename: safeFilename(note.title, 'md'),
-    mimeType: 'text/markdown;charset=utf-8',
-    content: `# ${note.title}\n\n${byline ? `${byline}\n\n` : ''}Source: <${note.url}>\n\n${body}\n`,
-  };
+  return exportFile(
+    'markdown',
+    note.title,
+    `# ${note.title}\n\n${byline ? `${byline}\n\n` : ''}Source: <${note.url}>\n\n${body}\n`,
+  );
 }
