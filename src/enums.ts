@@ -16,7 +16,7 @@ export function isEnumValue<const T extends Record<string, string | number>>(
   return (Object.values(obj) as unknown[]).includes(value);
 }
 
-/** Page flow (reading state). */
+/** A note's flow (reading state). */
 export const Flow = { inbox: 1, later: 2, shortlist: 3, archive: 9 } as const;
 export type Flow = ValueOf<typeof Flow>;
 

@@ -62,7 +62,7 @@ function pageText(text: string): PageText {
 }
 
 let lastPage: PageText | undefined;
-function cachedNoteText(text: string): PageText {
+function cachedPageText(text: string): PageText {
   if (lastPage?.text !== text) lastPage = pageText(text);
   return lastPage;
 }
@@ -213,7 +213,7 @@ export function anchor(
   selectors: HighlightSelectors,
   options: AnchorOptions = {},
 ): AnchorResult {
-  return anchorIn(cachedNoteText(text), selectors, options, 0);
+  return anchorIn(cachedPageText(text), selectors, options, 0);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * One page per URL per user: the URL is normalised first — fragment dropped, tracking
+ * One note per URL per user: the URL is normalised first — fragment dropped, tracking
  * parameters removed, host lower-cased, default port dropped. Returns null for anything that
  * is not an absolute http(s) URL.
  */

@@ -39,7 +39,7 @@ const MAX_WORD = 60;
 
 /**
  * The version of the rule above that stored search vectors were built with. Raise it whenever
- * the lexemes a text is indexed under change; the worker re-indexes every page and note once.
+ * the lexemes a text is indexed under change; the worker re-indexes every note and highlight once.
  * 1: words of letters and digits only. 2: terms keep their symbols (C++, .NET, node.js).
  */
 export const SEARCH_TOKENS_VERSION = 2;

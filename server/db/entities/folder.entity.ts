@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
-/** A folder of pages; folders nest (a child is deleted with its parent, its pages are kept). */
+/** A folder of notes; folders nest (a child is deleted with its parent, its notes are kept). */
 export const FolderSchema = defineEntity({
   name: 'Folder',
   tableName: 'folder',

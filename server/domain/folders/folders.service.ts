@@ -47,7 +47,7 @@ async function flushFolderName(em: EntityManager): Promise<void> {
 export async function listFolders(em: EntityManager, user: User): Promise<FolderView[]> {
   const rows = await em.execute<Record<string, unknown>[]>(
     `select f.id, f.name, f.parent_id, f.created_at,
-       (select count(*) from note p where p.folder_id = f.id and p.trashed_at is null) as note_count
+       (select count(*) from note n where n.folder_id = f.id and n.trashed_at is null) as note_count
      from folder f where f.user_id = ? order by f.name`,
     [user.id],
   );

@@ -44,9 +44,9 @@ function place(text: string, selectors: HighlightSelectors | null | undefined) {
 }
 
 /**
- * Creates a highlight or highlight with the client's id. Repeating the same create returns the
- * existing highlight (an offline queue or a retry is harmless); the note's highlight count moves in
- * the same transaction, by one, only when a row was really inserted.
+ * Creates a highlight, image highlight or text note with the client's id. Repeating the same
+ * create returns the existing highlight (an offline queue or a retry is harmless); the note's
+ * highlight count moves in the same transaction, by one, only when a row was really inserted.
  */
 export async function createHighlight(
   em: EntityManager,
@@ -207,41 +207,41 @@ export interface HighlightFilter {
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
   if (filter.noteId) await ownNote(em, user, filter.noteId);
   const params: unknown[] = [user.id];
-  const where = ['n.user_id = ?', 'n.note_id is not null'];
+  const where = ['h.user_id = ?', 'h.note_id is not null'];
   if (filter.noteId) {
-    where.push('n.note_id = ?');
+    where.push('h.note_id = ?');
     params.push(filter.noteId);
   }
   if (filter.slotId !== undefined) {
-    where.push('n.slot_id = ?');
+    where.push('h.slot_id = ?');
     params.push(filter.slotId);
   }
   if (filter.tag !== undefined) {
-    where.push('n.tags @> ?::text[]');
+    where.push('h.tags @> ?::text[]');
     params.push(pgTextArray([filter.tag]));
   }
   const parts = queryParts(filter.q ?? '');
   const tsquery = tsqueryLiteral(parts);
   if (tsquery) {
-    where.push('n.search_vector @@ ?::tsquery');
+    where.push('h.search_vector @@ ?::tsquery');
     params.push(tsquery);
     for (const run of substringChecks(parts)) {
-      where.push(`strpos(n.text || ' ' || coalesce(n.annotation, ''), ?) > 0`);
+      where.push(`strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0`);
       params.push(run);
     }
   }
   const after = decodeCursor(filter.cursor);
   if (after) {
-    where.push('(n.created_at, n.id) < (?, ?)');
+    where.push('(h.created_at, h.id) < (?, ?)');
     params.push(after.createdAt, after.id);
   }
   params.push(filter.limit + 1);
   const rows = await em.execute<Record<string, unknown>[]>(
-    `select n.id, n.note_id, n.core_type, n.text, n.slot_id, n.style, n.image_url, n.selectors,
-       n.position_start, n.detached, n.annotation_id, n.annotation, n.annotated_at, n.tags, n.created_at,
-       n.updated_at, p.title as note_title, p.url as note_url
-     from highlight n join note p on p.id = n.note_id
-     where ${where.join(' and ')} order by n.created_at desc, n.id desc limit ?`,
+    `select h.id, h.note_id, h.core_type, h.text, h.slot_id, h.style, h.image_url, h.selectors,
+       h.position_start, h.detached, h.annotation_id, h.annotation, h.annotated_at, h.tags, h.created_at,
+       h.updated_at, n.title as note_title, n.url as note_url
+     from highlight h join note n on n.id = h.note_id
+     where ${where.join(' and ')} order by h.created_at desc, h.id desc limit ?`,
     params,
   );
   return pageOf(rows.map(rowToHighlightListItem), filter.limit);

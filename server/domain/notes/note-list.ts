@@ -39,7 +39,7 @@ const NOTE_COLUMNS = [
   'updated_at',
   'clipped_at',
 ]
-  .map((c) => `p."${c}"`)
+  .map((c) => `n."${c}"`)
   .join(', ');
 
 /** Each sort: the column and direction, with id as the tiebreaker (keyset pagination). */
@@ -58,25 +58,25 @@ const SORTS: Record<SortOrder, { column: 'created_at' | 'updated_at' | 'highligh
 function navCondition(nav: NavView, now: Date, params: unknown[]): string {
   switch (nav) {
     case 'all':
-      return 'p.trashed_at is null';
+      return 'n.trashed_at is null';
     case 'later':
-      return `p.trashed_at is null and p.flow = ${Flow.later}`;
+      return `n.trashed_at is null and n.flow = ${Flow.later}`;
     case 'star':
-      return `p.trashed_at is null and p.flow = ${Flow.shortlist}`;
+      return `n.trashed_at is null and n.flow = ${Flow.shortlist}`;
     case 'archive':
-      return `p.trashed_at is null and p.flow = ${Flow.archive}`;
+      return `n.trashed_at is null and n.flow = ${Flow.archive}`;
     case 'unarchive':
-      return `p.trashed_at is null and p.flow <> ${Flow.archive}`;
+      return `n.trashed_at is null and n.flow <> ${Flow.archive}`;
     case 'trash':
-      return 'p.trashed_at is not null';
+      return 'n.trashed_at is not null';
     case 'notag':
-      return "p.trashed_at is null and p.tags = '{}'";
+      return "n.trashed_at is null and n.tags = '{}'";
     case '24h': {
       // The few notes saved or highlighted in the last day, gathered first (both by index),
       // rather than testing every note against the recent highlights.
       const since = new Date(now.getTime() - DAY_MS);
       params.push(params[0], since, params[0], since);
-      return `p.trashed_at is null and p.id in (
+      return `n.trashed_at is null and n.id in (
         select id from note where user_id = ? and created_at > ?
         union all
         select note_id from highlight where user_id = ? and created_at > ? and note_id is not null)`;
@@ -139,23 +139,23 @@ export interface NoteListSql {
  */
 export function noteListSql(user: User, input: NoteListInput, now = clock.now()): NoteListSql {
   const params: unknown[] = [user.id];
-  const where = ['p.user_id = ?', `p.kind = ${NoteKind.web}`];
+  const where = ['n.user_id = ?', `n.kind = ${NoteKind.web}`];
   where.push(navCondition(input.nav, now, params));
 
   const search = parseSearchQuery(input.q ?? '');
   const tags = [...search.tags, ...(input.tag ? [input.tag] : [])];
   if (tags.length) {
-    where.push('p.tags @> ?::text[]');
+    where.push('n.tags @> ?::text[]');
     params.push(pgTextArray(tags));
   }
   if (input.folderId) {
-    where.push('p.folder_id = ?');
+    where.push('n.folder_id = ?');
     params.push(input.folderId);
   }
   const parts = queryParts(search.text);
   const tsquery = tsqueryLiteral(parts);
   if (tsquery) {
-    const matches = '(p.search_vector @@ ?::tsquery or p.highlights_vector @@ ?::tsquery)';
+    const matches = '(n.search_vector @@ ?::tsquery or n.highlights_vector @@ ?::tsquery)';
     params.push(tsquery, tsquery);
     const checks = substringChecks(parts);
     if (!checks.length) where.push(matches);
@@ -166,9 +166,9 @@ export function noteListSql(user: User, input: NoteListInput, now = clock.now())
       // Scalar subqueries (not EXISTS) so the planner looks up each candidate's own rows by key
       // instead of hashing a scan of every note's text.
       const confirm = checks.map(
-        () => `(strpos(p.title, ?) > 0
-        or coalesce((select strpos(c.text, ?) > 0 from note_content c where c.note_id = p.id), false)
-        or coalesce((select bool_or(strpos(n.text || ' ' || coalesce(n.annotation, ''), ?) > 0) from highlight n where n.note_id = p.id), false))`,
+        () => `(strpos(n.title, ?) > 0
+        or coalesce((select strpos(c.text, ?) > 0 from note_content c where c.note_id = n.id), false)
+        or coalesce((select bool_or(strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0) from highlight h where h.note_id = n.id), false))`,
       );
       where.push(`case when ${matches} then ${confirm.join(' and ')} else false end`);
       for (const run of checks) params.push(run, run, run);
@@ -179,14 +179,14 @@ export function noteListSql(user: User, input: NoteListInput, now = clock.now())
   const after = decodeSortCursor(input.cursor, sort.column);
   if (after) {
     const op = sort.desc ? '<' : '>';
-    where.push(`(p.${sort.column}, p.id) ${op} (?, ?)`);
+    where.push(`(n.${sort.column}, n.id) ${op} (?, ?)`);
     params.push(after.value, after.id);
   }
   const direction = sort.desc ? 'desc' : 'asc';
   params.push(input.limit + 1);
   return {
-    sql: `select ${NOTE_COLUMNS} from note p where ${where.join(' and ')}
-     order by p.${sort.column} ${direction}, p.id ${direction} limit ?`,
+    sql: `select ${NOTE_COLUMNS} from note n where ${where.join(' and ')}
+     order by n.${sort.column} ${direction}, n.id ${direction} limit ?`,
     params,
     sortColumn: sort.column,
   };
@@ -218,9 +218,9 @@ export async function navCounts(em: EntityManager, user: User, now = clock.now()
        count(*) filter (where trashed_at is null and flow <> ${Flow.archive}) as unarchive,
        count(*) filter (where trashed_at is not null) as trash,
        count(*) filter (where trashed_at is null and (created_at > ? or exists (
-         select 1 from highlight n where n.note_id = p.id and n.created_at > ?))) as "24h",
+         select 1 from highlight h where h.note_id = n.id and h.created_at > ?))) as "24h",
        count(*) filter (where trashed_at is null and tags = '{}') as notag
-     from note p where user_id = ? and kind = ${NoteKind.web}`,
+     from note n where user_id = ? and kind = ${NoteKind.web}`,
     [since, since, user.id],
   );
   const n = (k: string) => Number(row?.[k] ?? 0);

@@ -45,7 +45,7 @@ export async function reindexSearch(
     after = done.last;
   }
   let highlights = 0;
-  for (let after: NoteKey = { userId: '0', id: '' }; ; ) {
+  for (let after: HighlightKey = { userId: '0', id: '' }; ; ) {
     const done = await em.transactional((tem) => reindexHighlights(tem, after, batchSize));
     highlights += done.count;
     if (done.last === null) break;
@@ -92,8 +92,8 @@ async function reindexNotes(
     highlights.set(n.note_id, list);
   }
   await em.execute(
-    `update "note" p set "search_vector" = v.search::tsvector, "highlights_vector" = v.highlights::tsvector
-     from unnest(?::text[], ?::text[], ?::text[]) as v(id, search, highlights) where p."id" = v.id`,
+    `update "note" n set "search_vector" = v.search::tsvector, "highlights_vector" = v.highlights::tsvector
+     from unnest(?::text[], ?::text[], ?::text[]) as v(id, search, highlights) where n."id" = v.id`,
     [
       ids,
       pgTextArray(
@@ -108,7 +108,7 @@ async function reindexNotes(
 }
 
 /** Highlights are keyed by owner and id; user ids travel as text (bigint). */
-interface NoteKey {
+interface HighlightKey {
   userId: string;
   id: string;
 }
@@ -116,9 +116,9 @@ interface NoteKey {
 /** One batch of highlights after `after`: each highlight's vector as indexHighlight writes it (text, annotation). */
 async function reindexHighlights(
   em: EntityManager,
-  after: NoteKey,
+  after: HighlightKey,
   limit: number,
-): Promise<{ count: number; last: NoteKey | null }> {
+): Promise<{ count: number; last: HighlightKey | null }> {
   const highlights = await em.execute<
     { user_id: string; id: string; text: string; annotation: string | null }[]
   >(
@@ -128,9 +128,9 @@ async function reindexHighlights(
   );
   if (!highlights.length) return { count: 0, last: null };
   await em.execute(
-    `update "highlight" n set "search_vector" = v.search::tsvector
+    `update "highlight" h set "search_vector" = v.search::tsvector
      from unnest(?::bigint[], ?::text[], ?::text[]) as v(user_id, id, search)
-     where n."user_id" = v.user_id and n."id" = v.id`,
+     where h."user_id" = v.user_id and h."id" = v.id`,
     [
       pgTextArray(highlights.map((n) => n.user_id)),
       pgTextArray(highlights.map((n) => n.id)),
