@@ -153,7 +153,7 @@ describe('highlights', () => {
     expect((await deps.orm.em.fork().findOneOrFail(Note, { id: note.id })).highlightCount).toBe(25);
   });
 
-  test('the list across notes is newest first and filters by colour, tag and page', async () => {
+  test('the list across notes is newest first and filters by colour, tag and note', async () => {
     const { caller } = await signedInUser(deps);
     const a = await clippedNote(caller);
     const b = await clippedNote(caller);

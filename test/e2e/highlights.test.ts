@@ -223,7 +223,7 @@ describe('highlighting in the reader (Chromium)', () => {
     expect(restored).toMatchObject({ slotId: 3, text: first });
     expect(restored.annotation?.message).toBe('Pythagoras, **always**: $a^2+b^2=c^2$');
 
-    // 8. Export the page's highlights as Markdown.
+    // 8. Export the note's highlights as Markdown.
     await page.getByTestId('reader-export').click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -236,7 +236,7 @@ describe('highlighting in the reader (Chromium)', () => {
     await context.close();
   });
 
-  test('a page note, an image highlight, and a detached highlight listed apart', async () => {
+  test('a text note, an image highlight, and a detached highlight listed apart', async () => {
     const user = await app.user();
     const noteId = await savedArticle(user, '/notes');
     const detachedId = newId();
@@ -254,11 +254,11 @@ describe('highlighting in the reader (Chromium)', () => {
     await image.scrollIntoViewIfNeeded();
     await image.hover();
     await page.getByTestId('image-highlight').click();
-    const imageNote = await waitFor(async () =>
+    const imageHighlight = await waitFor(async () =>
       (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.coreType === CoreType.image),
     );
-    expect(imageNote.imageUrl).toBe(`${app.site.origin}/pic.png`);
-    await page.locator(`.reader-content img[data-highlight-id="${imageNote.id}"]`).waitFor();
+    expect(imageHighlight.imageUrl).toBe(`${app.site.origin}/pic.png`);
+    await page.locator(`.reader-content img[data-highlight-id="${imageHighlight.id}"]`).waitFor();
 
     await page.getByTestId('reader-highlights').click();
     const panel = page.getByTestId('highlights-panel');
@@ -267,15 +267,15 @@ describe('highlighting in the reader (Chromium)', () => {
       await panel.getByTestId('panel-unplaced').locator(`[data-highlight-id="${detachedId}"]`).count(),
     ).toBe(1);
     expect(
-      await panel.getByTestId('panel-placed').locator(`[data-highlight-id="${imageNote.id}"]`).count(),
+      await panel.getByTestId('panel-placed').locator(`[data-highlight-id="${imageHighlight.id}"]`).count(),
     ).toBe(1);
     await panel.getByTestId('panel-text-note-input').fill('Remember to reread the *second* paragraph.');
     await panel.getByTestId('panel-text-note-add').click();
     await panel.getByTestId('panel-text-note').locator('em').waitFor();
-    const note = await waitFor(async () =>
+    const textNote = await waitFor(async () =>
       (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.coreType === CoreType.textNote),
     );
-    expect(note.text).toBe('Remember to reread the *second* paragraph.');
+    expect(textNote.text).toBe('Remember to reread the *second* paragraph.');
     await context.close();
   });
 

@@ -13,7 +13,7 @@ const SCROLL_TO_END_MS = 150_000;
 
 const app = e2eFixture({ browser: { timeout: UI_WAIT_MS } });
 
-/** A clipped page of `user`, made straight in the database. */
+/** A clipped note of `user`, made straight in the database. */
 function makeNote(user: User, title: string, text: string, extra: { tags?: string[]; flow?: number } = {}) {
   return makeClippedNote(app.deps, user.id, { title, text, excerpt: text, ...extra });
 }
@@ -192,7 +192,7 @@ describe('the note list in Chromium', () => {
     await context.close();
   });
 
-  test('10,000 pages: only a window of rows exists, and scrolling reaches the end', async () => {
+  test('10,000 notes: only a window of rows exists, and scrolling reaches the end', async () => {
     const user = await app.user();
     await app.deps.orm.em.fork().execute(
       `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,

@@ -11,11 +11,11 @@ import { html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 /**
- * Notes are not ours to trust: NUL bytes in the HTML, \u0000 and lone surrogates in JSON-LD,
+ * Pages are not ours to trust: NUL bytes in the HTML, \u0000 and lone surrogates in JSON-LD,
  * a date before PostgreSQL's calendar. None of it may fail the clip with a database error.
  */
 const PARAGRAPH =
-  'A hostile note still has an article, long enough for the parser to take it as the body of the note.';
+  'A hostile page still has an article, long enough for the parser to take it as the body of the page.';
 const jsonLd = JSON.stringify({
   '@type': 'NewsArticle',
   headline: 'Headline\u0000with NUL',
@@ -47,7 +47,7 @@ afterAll(async () => {
   await site.close();
 });
 
-describe('a fetched note with NUL and lone surrogates', () => {
+describe('a fetched page with NUL and lone surrogates', () => {
   test('is clipped: the text is stored with U+FFFD in their place, and a date PostgreSQL cannot hold is dropped', async () => {
     const { caller } = await signedInUser(deps);
     const { note } = await caller.notes.clip({ url: `${site.origin}/hostile` });

@@ -16,7 +16,7 @@ const corpusId = corpusIds()[0] as string;
 const PARAGRAPHS = [
   'Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.',
   'A second paragraph follows with more words, so that the extractor sees a proper body and not a teaser.',
-  'The third paragraph closes the article and mentions highlights, highlights and daily reviews in passing.',
+  'The third paragraph closes the article and mentions highlights, notes and daily reviews in passing.',
 ];
 
 beforeAll(async () => {
@@ -69,7 +69,7 @@ beforeAll(async () => {
     },
     '/never-finishes': html(neverFinishingPage()),
   });
-  // The default extraction limit (20 s): real notes must come through however loaded the machine.
+  // The default extraction limit (20 s): real pages must come through however loaded the machine.
   deps = await createTestDeps({ FETCH_ALLOW_TARGETS: site.target });
   workers = await startWorkers(deps);
 });
@@ -104,7 +104,7 @@ describe('clipping a URL', () => {
     expect(detail.wordCount).toBeGreaterThan(40);
   });
 
-  test('saving the same URL again returns the existing note; at once, still one page', async () => {
+  test('saving the same URL again returns the existing note; at once, still one note', async () => {
     const { caller, user } = await signedInUser(deps);
     const url = `${site.origin}/article?ref=1`;
     const results = await Promise.all(Array.from({ length: 5 }, () => caller.notes.clip({ url })));
@@ -115,7 +115,7 @@ describe('clipping a URL', () => {
     expect(again).toMatchObject({ created: false, note: { id: results[0]?.note.id } });
   });
 
-  test('a real note from the corpus: the article body comes through', async () => {
+  test('a real page from the corpus: the article body comes through', async () => {
     const { caller } = await signedInUser(deps);
     const { note } = await caller.notes.clip({ url: `${site.origin}/corpus` });
     await settled(note.id);
@@ -218,8 +218,8 @@ describe('clipping a URL', () => {
 });
 
 describe('under a 2 s extraction limit', () => {
-  // A deployment of its own (database, queues, workers) whose limit suits a note that never
-  // finishes: far beyond what a healthy note needs on a loaded machine, short enough to wait for.
+  // A deployment of its own (database, queues, workers) whose limit suits a page that never
+  // finishes: far beyond what a healthy page needs on a loaded machine, short enough to wait for.
   let limited: TestDeps;
   let limitedWorkers: RunningWorkers;
   beforeAll(async () => {
@@ -231,7 +231,7 @@ describe('under a 2 s extraction limit', () => {
     await limited?.close();
   });
 
-  test('disallowed content, a private address, a 50 MB note and a note whose extraction never finishes all end in status 2', async () => {
+  test('disallowed content, a private address, a 50 MB page and a page whose extraction never finishes all end in status 2', async () => {
     const { caller } = await signedInUser(limited);
     const urls = {
       pdf: `${site.origin}/pdf`,

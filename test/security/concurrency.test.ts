@@ -47,7 +47,7 @@ describe('parallel requests', () => {
     expect(note?.highlight_count).toBe(1);
   });
 
-  test('two users creating with the same id at once each get their own note', async () => {
+  test('two users creating with the same id at once each get their own highlight', async () => {
     const a = await makeFixtures(deps, 'alpha');
     const b = await makeFixtures(deps, 'beta');
     const id = newId();
@@ -102,7 +102,7 @@ describe('parallel requests', () => {
     expect(names.filter((n) => n === 'One' || n === 'Two')).toHaveLength(1);
   });
 
-  test('one URL clipped and sent 10 times at once is one page', async () => {
+  test('one URL clipped and sent 10 times at once is one note', async () => {
     const { token, user } = await makeFixtures(deps);
     const url = 'https://example.test/raced';
     const results = await Promise.all([

@@ -31,8 +31,8 @@ afterAll(() => deps.close());
 /** Procedures whose input names one of a user's rows (found with stand-in ids). */
 const standIn: Fixtures = {
   email: 'stand-in@example.test',
-  noteId: 'STANDIN-PAGE-ID',
-  highlightId: 'STANDIN-NOTE-ID',
+  noteId: 'STANDIN-NOTE-ID',
+  highlightId: 'STANDIN-HIGHLIGHT-ID',
   folderId: 'STANDIN-FOLDER-ID',
   tag: 'stand-in',
   day: '2026-03-01',

@@ -72,7 +72,7 @@ afterAll(() => deps.close());
 describe('text PostgreSQL cannot store is refused at the boundary', () => {
   const mutations: [string, string, (bad: string) => unknown][] = [
     ['nickname', 'account.updateProfile', (bad) => ({ nickname: bad })],
-    ['tag on pages', 'notes.addTag', (bad) => ({ ids: [fx.noteId], tag: bad })],
+    ['tag on notes', 'notes.addTag', (bad) => ({ ids: [fx.noteId], tag: bad })],
     ['tag renamed', 'notes.renameTag', (bad) => ({ from: fx.tag, to: bad })],
     ['tag on a highlight', 'highlights.update', (bad) => ({ id: fx.highlightId, tags: [bad] })],
     ['folder name (new)', 'folders.create', (bad) => ({ name: bad })],
@@ -80,7 +80,7 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
     ['annotation', 'highlights.update', (bad) => ({ id: fx.highlightId, annotation: bad })],
     ['highlight text', 'highlights.update', (bad) => ({ id: fx.highlightId, text: bad })],
     [
-      'new note',
+      'new text note',
       'highlights.create',
       (bad) => ({ id: newId(), noteId: fx.noteId, coreType: CoreType.textNote, text: bad }),
     ],
@@ -88,7 +88,7 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
     ['clipHtml URL', 'notes.clipHtml', (bad) => ({ url: `https://example.com/${bad}`, html: '<p>x</p>' })],
     ['clipHtml HTML', 'notes.clipHtml', (bad) => ({ url: 'https://example.com/new', html: `<p>${bad}</p>` })],
     [
-      'clipHtml HTML of a saved page',
+      'clipHtml HTML of a saved note',
       'notes.clipHtml',
       (bad) => ({ url: 'https://example.com/fixture', html: `<p>${bad}</p>` }),
     ],
@@ -201,7 +201,7 @@ describe('bodies and JSON depth', () => {
     expect(res.error).toMatchObject({ appCode: 'PAYLOAD_TOO_LARGE' });
   });
 
-  test('a full daily highlight in CJK fits its own cap', async () => {
+  test('a full daily note in CJK fits its own cap', async () => {
     const text = '日'.repeat(200_000);
     const res = await mutate('daily.save', { date: '2026-03-02', text, baseText: '', baseVersion: 0 });
     expect(res.status).toBe(200);
@@ -301,7 +301,7 @@ describe('malformed cursors', () => {
     expect(wrong.error).toMatchObject({ messageKey: 'errors.invalidCursor' });
   });
 
-  test('cursors the server made still note through every list and sort', async () => {
+  test('cursors the server made still page through every list and sort', async () => {
     for (let i = 0; i < 3; i++) await user.caller.notes.clip({ url: `https://example.com/paged-${i}` });
     const walk = async (path: string, extra: Record<string, unknown>) => {
       const seen: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { deepLinkSearch, legacyHashPath, parseDeepLink } from '../../src/deep-link.ts';
 
 describe('deep links (spec section 2)', () => {
-  test('?pi={page id}&vs={view style} opens a page in a view style', () => {
+  test('?pi={note id}&vs={view style} opens a note in a view style', () => {
     expect(parseDeepLink('?pi=abc-123&vs=card')).toEqual({
       kind: 'note',
       noteId: 'abc-123',

@@ -3,7 +3,7 @@ import { textNoteHasLink } from '../../../src/rules/link.ts';
 
 const sixteen = 'https://a.b/cdef'; // 16 characters
 
-test('a type-6 note longer than 15 characters has a link', () => {
+test('a type-6 highlight (text note) longer than 15 characters has a link', () => {
   expect(sixteen).toHaveLength(16);
   expect(textNoteHasLink(sixteen, 6)).toBe(true);
 });
@@ -11,7 +11,7 @@ test('a type-6 note longer than 15 characters has a link', () => {
 test('exactly 15 characters is not longer than 15', () =>
   expect(textNoteHasLink(sixteen.slice(0, 15), 6)).toBe(false));
 
-test('other note types never have a link', () => {
+test('other highlight types never have a link', () => {
   for (const type of [1, 2, 3, 9, null, undefined])
     expect(textNoteHasLink(`${sixteen}/more`, type)).toBe(false);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 
-describe('page URL normalisation (one page per URL per user)', () => {
+describe('note URL normalisation (one note per URL per user)', () => {
   test('drops the fragment and tracking parameters, keeps the rest in order', () => {
     expect(normalizeNoteUrl('https://Example.com:443/a/b?id=7&utm_source=x&utm_medium=y&b=2#section')).toBe(
       'https://example.com/a/b?id=7&b=2',
