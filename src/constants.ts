@@ -106,3 +106,7 @@ export const STORAGE_KEYS = {
 
 /** A server response is a success only when its code equals this. */
 export const RESPONSE_OK_CODE = 1;
+
+/** What the sign-in-with-provider routes add to /login when a sign-in or a binding did not work. */
+export const OIDC_FAILED_PARAM = 'error';
+export const OIDC_FAILED_VALUE = 'oidc';

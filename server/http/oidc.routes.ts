@@ -1,6 +1,6 @@
 import { parse as parseCookies } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
-import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
+import { LOGIN_COOKIE_KEY, OIDC_FAILED_PARAM, OIDC_FAILED_VALUE } from '../../src/constants.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   beginOidcFlow,
@@ -20,7 +20,7 @@ import { secureCookies, sessionCookies } from './session-cookie.ts';
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */
 const STATE_COOKIE = 'oidc_state';
 const MOUNT_PATH = '/auth/oidc';
-const FAILURE_PATH = '/login?error=oidc';
+const FAILURE_PATH = `/login?${OIDC_FAILED_PARAM}=${OIDC_FAILED_VALUE}`;
 const STATE_PATTERN = /^[\w-]{16,128}$/;
 
 function stateCookieOptions(deps: AppDeps, req: Request) {

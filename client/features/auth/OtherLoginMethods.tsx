@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
+import { MOBILE_SIDEBAR_MAX, OIDC_FAILED_PARAM, OIDC_FAILED_VALUE } from '../../../src/constants.ts';
 import { LoginType } from '../../../src/enums.ts';
 import type { Me } from '../../../src/schemas/auth.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
@@ -20,9 +20,7 @@ export function oidcStartPath(next: string, intent: 'signin' | 'bind' = 'signin'
   return query ? `${OIDC_START}?${query}` : OIDC_START;
 }
 
-/** Where the provider routes send the browser when a sign-in or a binding did not work. */
-const OIDC_FAILED_PARAM = 'error';
-const OIDC_FAILED_VALUE = 'oidc';
+/** Whether the provider routes sent the browser back because a sign-in or a binding did not work. */
 export function oidcFailed(search: string): boolean {
   return new URLSearchParams(search).get(OIDC_FAILED_PARAM) === OIDC_FAILED_VALUE;
 }

@@ -9,7 +9,7 @@ const PATHS = {
   restore: 'M4 10a8 8 0 1 1 2 7M4 4v6h6',
 } as const;
 
-export type NotesIconName = keyof typeof PATHS;
+type NotesIconName = keyof typeof PATHS;
 
 export function NotesIcon({ name, size = 18 }: { name: NotesIconName; size?: number }) {
   return (
