@@ -1,20 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createQueues, createRedis } from '../../server/queue.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { serviceEnv } from '../helpers/processes.ts';
+import { freePorts, serviceEnv } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 let deps: TestDeps;
 let redisProcess: ChildProcess;
@@ -23,7 +14,7 @@ let port: number;
 beforeAll(async () => {
   deps = await createTestDeps();
   // A Redis of this test's own, so stopping it does not disturb other test files.
-  port = await freePort();
+  [port] = (await freePorts(1)) as [number];
   redisProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
     stdio: 'ignore',
     env: serviceEnv(),

@@ -4,10 +4,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { User } from '../../server/db/entities/index.ts';
-import { hashPassword } from '../../server/domain/auth/password.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { userWithPassword } from '../helpers/users.ts';
 
 let deps: TestDeps;
 
@@ -19,14 +18,7 @@ function appWith(env: { TRUST_PROXY?: string; PUBLIC_URL?: string } = {}) {
 
 beforeAll(async () => {
   deps = await createTestDeps();
-  const em = deps.orm.em.fork();
-  em.create(User, {
-    email: 'proxy@example.test',
-    passwordHash: await hashPassword('proxy password'),
-    nickname: 'nick2',
-    accountId: 'MPROXY001',
-  });
-  await em.flush();
+  await userWithPassword(deps, 'proxy@example.test', 'proxy password');
 });
 afterAll(() => deps.close());
 

@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { User } from '../../server/db/entities/index.ts';
-import { hashPassword } from '../../server/domain/auth/password.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { userWithPassword } from '../helpers/users.ts';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createApp>;
@@ -12,14 +11,7 @@ beforeAll(async () => {
   // Requests come from loopback; trusting it as the proxy lets X-Forwarded-Proto say https.
   deps = await createTestDeps({ TRUST_PROXY: 'loopback' });
   app = createApp(deps);
-  const em = deps.orm.em.fork();
-  em.create(User, {
-    email: 'http@example.test',
-    passwordHash: await hashPassword('http password'),
-    nickname: 'nick1',
-    accountId: 'MHTTP0001',
-  });
-  await em.flush();
+  await userWithPassword(deps, 'http@example.test', 'http password');
 });
 afterAll(() => deps.close());
 
@@ -85,14 +77,7 @@ describe('the logininfo cookie on the HTTP response', () => {
   test('with an https PUBLIC_URL the cookie is Secure even when no proxy is trusted', async () => {
     const httpsDeps = await createTestDeps({ PUBLIC_URL: 'https://margin.example' });
     try {
-      const em = httpsDeps.orm.em.fork();
-      em.create(User, {
-        email: 'tls@example.test',
-        passwordHash: await hashPassword('tls password'),
-        nickname: 'nick2',
-        accountId: 'MHTTPS001',
-      });
-      await em.flush();
+      await userWithPassword(httpsDeps, 'tls@example.test', 'tls password');
       const res = await request(createApp(httpsDeps))
         .post('/trpc/auth.login')
         .set('Content-Type', 'application/json')

@@ -40,6 +40,27 @@ export async function makeClippedNote(
   return note;
 }
 
+/**
+ * A note still queued for its clip, made straight in the database with no job, no content and no
+ * search index: what a clip leaves behind before a worker has taken it.
+ */
+export async function makeQueuedNote(
+  deps: AppDeps,
+  userId: number,
+  fields: { url: string; title: string; source?: string; clipAttempts?: number },
+): Promise<Note> {
+  const em = deps.orm.em.fork();
+  const note = em.create(Note, {
+    id: newId(),
+    user: userId,
+    urlHash: urlHash(fields.url),
+    clipStatus: ClipStatus.queued,
+    ...fields,
+  });
+  await em.flush();
+  return note;
+}
+
 /** Waits until the worker has finished with a note, done or failed, and answers its row. */
 export function clipSettled(deps: AppDeps, noteId: string): Promise<Note> {
   return waitFor(

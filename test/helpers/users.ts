@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { User } from '../../server/db/entities/index.ts';
 import type { AppDeps } from '../../server/deps.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
+import { hashPassword } from '../../server/domain/auth/password.ts';
 import { createSession, findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { callerFor } from './context.ts';
 
@@ -21,4 +23,12 @@ export async function signedInUser(
   const signedIn = await findSignedIn(deps.orm.em.fork(), token);
   if (!signedIn) throw new Error('session not found');
   return { ...signedIn, token, caller: callerFor(deps, signedIn) };
+}
+
+/** A user who signs in with `email` and `password`, made straight in the database (no session). */
+export async function userWithPassword(deps: AppDeps, email: string, password: string): Promise<User> {
+  const em = deps.orm.em.fork();
+  const user = newUser(em, { email, passwordHash: await hashPassword(password), language: 'en' });
+  await em.flush();
+  return user;
 }

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
-import { Note, NoteContent } from '../../server/db/entities/index.ts';
-import { enqueueClip, urlHash } from '../../server/domain/notes/clip.service.ts';
+import { NoteContent } from '../../server/db/entities/index.ts';
+import { enqueueClip } from '../../server/domain/notes/clip.service.ts';
 import { ClipStatus } from '../../src/enums.ts';
-import { newId } from '../../src/rules/id.ts';
 import { isStorableText } from '../../src/rules/text.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { clipSettled } from '../helpers/notes.ts';
+import { clipSettled, makeQueuedNote } from '../helpers/notes.ts';
 import { html, startSite, type TestSite } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -82,19 +81,12 @@ describe('a note the client sent whose HTML is missing', () => {
   test('is not fetched from its URL: it fails, and saving it again is the way on', async () => {
     // What a save that failed half-way left behind before saving was one transaction.
     const { user } = await signedInUser(deps);
-    const em = deps.orm.em.fork();
-    const url = `${site.origin}/half-saved`;
-    const note = em.create(Note, {
-      id: newId(),
-      user: user.id,
-      url,
-      urlHash: urlHash(url),
+    const note = await makeQueuedNote(deps, user.id, {
+      url: `${site.origin}/half-saved`,
       title: 'half-saved',
       source: 'html',
-      clipStatus: ClipStatus.queued,
       clipAttempts: 1,
     });
-    await em.flush();
     await enqueueClip(deps.queues, note);
     const settled = await clipSettled(deps, note.id);
     expect(settled.clipStatus).toBe(ClipStatus.failed);

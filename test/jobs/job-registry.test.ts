@@ -10,7 +10,6 @@ import { type JobHandlers, jobProcessor } from '../../jobs/job-processor.ts';
 import { userFilesDir } from '../../jobs/maintenance.processor.ts';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { Note } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import {
   createRedis,
   enqueue,
@@ -28,8 +27,8 @@ import {
   QUEUES,
   type QueueName,
 } from '../../src/jobs.ts';
-import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeQueuedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -188,18 +187,11 @@ describe('a malformed job put on the queue directly (raw BullMQ)', () => {
     test('a clip job without its attempt never touches the note; bad mail and file jobs change nothing', async () => {
       const { user } = await signedInUser(deps);
       // A note waiting for its clip, made without a job: only the malformed one could touch it.
-      const em = deps.orm.em.fork();
-      const url = 'https://registry.example/never-fetched';
-      const note = em.create(Note, {
-        id: newId(),
-        user: user.id,
-        url,
-        urlHash: urlHash(url),
+      const note = await makeQueuedNote(deps, user.id, {
+        url: 'https://registry.example/never-fetched',
         title: 'never fetched',
-        clipStatus: ClipStatus.queued,
         clipAttempts: 1,
       });
-      await em.flush();
       const before = await deps.orm.em.fork().findOneOrFail(Note, { id: note.id });
       await deps.queues.clip.add(JOBS.clip.name, { noteId: note.id }, { jobId: 'bad-clip' });
 

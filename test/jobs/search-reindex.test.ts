@@ -6,20 +6,18 @@ import {
   queueSearchReindexIfBehind,
   reindexSearchJobId,
 } from '../../jobs/maintenance.processor.ts';
-import { Note } from '../../server/db/entities/index.ts';
-import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import {
   reindexSearch,
   searchIndexVersion,
   setSearchIndexVersion,
 } from '../../server/domain/search/reindex.ts';
 import { createRedis } from '../../server/queue.ts';
-import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { CoreType } from '../../src/enums.ts';
 import { QUEUES } from '../../src/jobs.ts';
 import { newId } from '../../src/rules/id.ts';
 import { SEARCH_TOKENS_VERSION } from '../../src/search/tokens.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedNote } from '../helpers/notes.ts';
+import { makeClippedNote, makeQueuedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -109,16 +107,10 @@ describe('search re-index after a tokenizer change', () => {
     const host = await makeClippedNote(deps, alice.user.id, { title: 'Host', text: 'Nothing technical.' });
     await makeClippedNote(deps, bob.user.id, { title: 'Runtime', text: 'Streams in node.js and .NET' });
     // A note still waiting for its clip has never been indexed and stays so.
-    const em = deps.orm.em.fork();
-    const queued = em.create(Note, {
-      id: newId(),
-      user: alice.user.id,
+    const queued = await makeQueuedNote(deps, alice.user.id, {
       url: 'https://queued.example/',
-      urlHash: urlHash('https://queued.example/'),
       title: 'Queued C# page',
-      clipStatus: ClipStatus.queued,
     });
-    await em.flush();
     const highlight = await alice.caller.highlights.create({
       id: newId(),
       noteId: host.id,

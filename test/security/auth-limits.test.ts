@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { clock, setClock } from '../../server/clock.ts';
 import { User } from '../../server/db/entities/index.ts';
-import { newUser } from '../../server/domain/auth/auth.service.ts';
-import { hashPassword, verifyPassword } from '../../server/domain/auth/password.ts';
+import { verifyPassword } from '../../server/domain/auth/password.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
+import { userWithPassword } from '../helpers/users.ts';
 
 let deps: TestDeps;
 let smtp: SmtpSink;
@@ -83,9 +83,7 @@ const otherThan = (code: string) => (offset: number) =>
   String((Number(code) + 1 + offset) % 1_000_000).padStart(6, '0');
 
 async function createUser(email: string, password = PASSWORD): Promise<void> {
-  const em = deps.orm.em.fork();
-  newUser(em, { email, passwordHash: await hashPassword(password), language: 'en' });
-  await em.flush();
+  await userWithPassword(deps, email, password);
 }
 
 async function passwordStillIs(email: string, password: string): Promise<boolean> {
