@@ -1,20 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createOrm, type Orm } from '../../server/db/orm.ts';
-import { databaseUrl, withAdmin } from '../helpers/db.ts';
+import { createEmptyTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // Upgrades run on databases full of real rows: each data-moving migration is checked against
 // rows written in the shape the migration before it left.
-const name = `margin_mig_${randomBytes(4).toString('hex')}`;
+let database: TestDatabase;
 let orm: Orm;
 
 beforeAll(async () => {
-  await withAdmin((c) => c.query(`create database ${name}`));
-  orm = await createOrm(databaseUrl(name), { pool: { min: 0, max: 2 } });
+  database = await createEmptyTestDatabase();
+  orm = await createOrm(database.url, { pool: { min: 0, max: 2 } });
 });
 afterAll(async () => {
   await orm?.close();
-  await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+  await database?.drop();
 });
 
 test('upgrade: highlight ids per owner, unguessable daily ids, unique folder names, one word per concept, daily notes are notes; no row lost', async () => {

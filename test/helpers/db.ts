@@ -37,13 +37,26 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database for one test file, copied from the template global-setup built. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** How every test database is made: UTF-8 with the C.UTF-8 collation, whatever the server's default. */
+export const DATABASE_SETTINGS = "encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8' template template0";
+
+/** A database named with this run's prefix, so global-setup's teardown drops it even if the test is killed. */
+async function createNamed(how: string): Promise<TestDatabase> {
   const name = `${testDbPrefix()}${randomBytes(4).toString('hex')}`;
-  await withAdmin((c) => c.query(`create database ${name} template ${templateDb()}`));
+  await withAdmin((c) => c.query(`create database ${name} ${how}`));
   return {
     name,
     url: databaseUrl(name),
     drop: () => withAdmin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
   };
+}
+
+/** A fresh, migrated database for one test file, copied from the template global-setup built. */
+export function createTestDatabase(): Promise<TestDatabase> {
+  return createNamed(`template ${templateDb()}`);
+}
+
+/** An empty database (no migrations run), made like the template, for a test that migrates it itself. */
+export function createEmptyTestDatabase(): Promise<TestDatabase> {
+  return createNamed(DATABASE_SETTINGS);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createOrm, migrate } from '../../server/db/orm.ts';
-import { databaseUrl, templateDb, testDbPrefix, withAdmin } from './db.ts';
+import { DATABASE_SETTINGS, databaseUrl, templateDb, testDbPrefix, withAdmin } from './db.ts';
 
 /**
  * Builds the migrated template database once per run; each test file then gets its own copy
@@ -11,9 +11,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   const template = templateDb();
   await withAdmin(async (c) => {
     await c.query(`drop database if exists ${template} with (force)`);
-    await c.query(
-      `create database ${template} encoding 'UTF8' lc_collate 'C.UTF-8' lc_ctype 'C.UTF-8' template template0`,
-    );
+    await c.query(`create database ${template} ${DATABASE_SETTINGS}`);
   });
   const orm = await createOrm(databaseUrl(template));
   try {
