@@ -2,12 +2,12 @@
 // app server over HTTP on loopback (with the built client and its own database), the job workers
 // when asked, a local web site and an SMTP sink when asked, and Debian's Chromium; then fresh
 // users and browser contexts signed in as them.
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
+import { startWorkers } from '../../jobs/workers.ts';
 import { ensureClientBuilt, launchBrowser, newContext } from './browser.ts';
 import { createTestDeps, type TestDeps } from './deps.ts';
-import { type RunningServer, startServer } from './http.ts';
+import { startServer } from './http.ts';
 import { type Route, startSite, type TestSite } from './site.ts';
 import { type SmtpSink, startSmtpSink } from './smtp.ts';
 import { signedInUser } from './users.ts';
@@ -51,9 +51,6 @@ export interface E2EOptions {
 
 export interface E2E {
   deps: TestDeps;
-  server: RunningServer;
-  browser: Browser;
-  workers: RunningWorkers | undefined;
   /** The local site (throws unless started with `site`). */
   site: TestSite;
   /** The SMTP sink (throws unless started with `smtp`). */
@@ -71,7 +68,7 @@ export interface E2E {
 }
 
 /** Starts what `options` ask for; if a part fails to start, what already runs is stopped. */
-export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
+async function startE2E(options: E2EOptions = {}): Promise<E2E> {
   ensureClientBuilt();
   const stops: (() => Promise<void>)[] = [];
   const close = async () => {
@@ -99,7 +96,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
     const site = options.site ? await started(startSite(options.site)) : undefined;
     if (site) env.FETCH_ALLOW_TARGETS = site.target;
     const deps = await started(createTestDeps({ ...env, ...options.env }));
-    const workers = options.workers ? await started(startWorkers(deps)) : undefined;
+    if (options.workers) await started(startWorkers(deps));
     const server = await started(startServer(deps));
     const browser = await started(launchBrowser());
     const url = (path = '') => `${server.url}${path}`;
@@ -122,9 +119,6 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
 
     return {
       deps,
-      server,
-      browser,
-      workers,
       get site(): TestSite {
         if (!site) throw new Error('this e2e fixture was started without a site');
         return site;
