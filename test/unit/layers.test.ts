@@ -9,6 +9,9 @@ import { describe, expect, test } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const RULE = 'lint/style/noRestrictedImports';
+/** How long one lint run may take; the tests that run it wait longer, so a slow lint fails as itself. */
+const LINT_TIMEOUT_MS = 30_000;
+const LINT_TEST_TIMEOUT_MS = LINT_TIMEOUT_MS + 15_000;
 
 /** `npm run lint` (`biome check .`) with the given paths in place of `.`, reporting as JSON. */
 function lint(paths: string[]): { status: number | null; diagnostics: Diagnostic[]; output: string } {
@@ -20,11 +23,20 @@ function lint(paths: string[]): { status: number | null; diagnostics: Diagnostic
     {
       cwd: root,
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: LINT_TIMEOUT_MS,
     },
   );
-  const report = JSON.parse(result.stdout) as { diagnostics: Diagnostic[] };
-  return { status: result.status, diagnostics: report.diagnostics, output: result.stdout + result.stderr };
+  // A lint that could not start, or was killed (by the timeout or otherwise), has no report to read.
+  if (result.error) throw new Error(`lint did not finish: ${result.error.message}\n${result.stderr ?? ''}`);
+  if (result.signal) throw new Error(`lint was stopped by ${result.signal}\n${result.stderr}`);
+  const output = result.stdout + result.stderr;
+  let report: { diagnostics: Diagnostic[] };
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`lint (exit ${result.status}) did not report JSON:\n${output}`);
+  }
+  return { status: result.status, diagnostics: report.diagnostics, output };
 }
 
 interface Diagnostic {
@@ -112,31 +124,39 @@ const PROBES: Probe[] = [
 ];
 
 describe('the layout import table (biome.json, noRestrictedImports)', () => {
-  test('the tree as it is breaks none of it', () => {
-    const result = lint(['src', 'client', 'server', 'jobs']);
-    expect(result.diagnostics.filter((d) => d.category === RULE)).toEqual([]);
-  });
+  test(
+    'the tree as it is breaks none of it',
+    () => {
+      const result = lint(['src', 'client', 'server', 'jobs']);
+      expect(result.diagnostics.filter((d) => d.category === RULE)).toEqual([]);
+    },
+    LINT_TEST_TIMEOUT_MS,
+  );
 
-  test('a forbidden import in each guarded folder fails lint, naming the rule; allowed ones pass', () => {
-    const written: string[] = [];
-    try {
-      for (const { file, lines } of PROBES) {
-        fs.writeFileSync(path.join(root, file), `${lines.join('\n')}\n`, { flag: 'wx' });
-        written.push(file);
+  test(
+    'a forbidden import in each guarded folder fails lint, naming the rule; allowed ones pass',
+    () => {
+      const written: string[] = [];
+      try {
+        for (const { file, lines } of PROBES) {
+          fs.writeFileSync(path.join(root, file), `${lines.join('\n')}\n`, { flag: 'wx' });
+          written.push(file);
+        }
+        const result = lint(written);
+        expect(result.status, result.output).not.toBe(0);
+        for (const { file, forbidden } of PROBES) {
+          const reported = result.diagnostics
+            .filter((d) => d.category === RULE && d.location.path === file)
+            .map((d) => d.location.start.line)
+            .sort((a, b) => a - b);
+          expect({ file, lines: reported }).toEqual({ file, lines: forbidden });
+        }
+      } finally {
+        for (const file of written) fs.rmSync(path.join(root, file), { force: true });
       }
-      const result = lint(written);
-      expect(result.status, result.output).not.toBe(0);
-      for (const { file, forbidden } of PROBES) {
-        const reported = result.diagnostics
-          .filter((d) => d.category === RULE && d.location.path === file)
-          .map((d) => d.location.start.line)
-          .sort((a, b) => a - b);
-        expect({ file, lines: reported }).toEqual({ file, lines: forbidden });
-      }
-    } finally {
-      for (const file of written) fs.rmSync(path.join(root, file), { force: true });
-    }
-  });
+    },
+    LINT_TEST_TIMEOUT_MS,
+  );
 
   test('the launcher is the one server module that imports the workers, next to the app', () => {
     const launcher = fs.readFileSync(path.join(root, 'server/launcher.ts'), 'utf8');
