@@ -18,13 +18,20 @@ export interface RunningWorkers {
   close(drainUntil?: number): Promise<void>;
 }
 
+export interface WorkerOptions {
+  /** The pool clip jobs extract in (the workers close it); default: one of EXTRACT_POOL_SIZE threads. */
+  extractionPool?: ExtractionPool;
+}
+
 /** Builds every worker and upserts the repeatable schedules. Each worker forks its own EntityManager. */
-export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
+export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): Promise<RunningWorkers> {
   const connection = createRedis(deps.config.redisUrl, 'worker');
   connection.on('error', (err) => log.warn('redis (worker)', { error: err.message }));
   const em = () => deps.orm.em.fork();
   const mailer = createMailer(deps.config);
-  const pool = new ExtractionPool({ size: 2, timeoutMs: deps.config.extractTimeoutMs });
+  const pool =
+    options.extractionPool ??
+    new ExtractionPool({ size: deps.config.extractPoolSize, timeoutMs: deps.config.extractTimeoutMs });
   const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets };
   // Each parses a job's payload with the registry's schema before its handler runs.
   const processors: Record<QueueName, Processor> = {
@@ -36,7 +43,7 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
     const worker = new Worker(name, processors[name], {
       connection,
       prefix: deps.config.redisPrefix,
-      concurrency: QUEUE_CONCURRENCY[name],
+      concurrency: name === QUEUES.clip ? deps.config.clipConcurrency : QUEUE_CONCURRENCY[name],
       lockDuration: deps.config.jobLockMs,
       stalledInterval: deps.config.jobLockMs,
     });
@@ -47,7 +54,11 @@ export async function startWorkers(deps: AppDeps): Promise<RunningWorkers> {
   });
   await upsertSchedules(deps.queues);
   if (await queueSearchReindexIfBehind(em(), deps.queues)) log.info('search re-index queued');
-  log.info('workers started', { queues: QUEUE_NAMES });
+  log.info('workers started', {
+    queues: QUEUE_NAMES,
+    clipConcurrency: deps.config.clipConcurrency,
+    extractPoolSize: deps.config.extractPoolSize,
+  });
   return {
     async close(drainUntil) {
       const drained = Promise.all(workers.map((w) => w.close())).then(() => true);

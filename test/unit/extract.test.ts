@@ -54,6 +54,37 @@ describe('extractArticle', () => {
     expect(article.text.split('\n\n').length).toBeGreaterThanOrEqual(7);
   });
 
+  it('leaves out the headline that opens the body, since the title is stored apart', () => {
+    const page = `<html><head><title>Rivers in Spring | The Daily Test</title></head><body><article>
+<h3>Rivers in  spring</h3>${paragraphs(6, 'When the snow melts in the high valleys, the rivers rise quickly, and farmers watch.')}
+</article></body></html>`;
+    const { title, text } = extractArticle(page, 'https://news.example.com/');
+    expect(title).toBe('Rivers in Spring | The Daily Test');
+    expect(text.startsWith('When the snow melts')).toBe(true);
+  });
+
+  it('leaves out a list of articles inside an article (related stories), even with the body’s own look', () => {
+    const teaser = (n: number): string =>
+      `<article class="post"><p>Teaser ${n}: ${'another story, one the reader did not open, told at length, with commas, here. '.repeat(4)}</p></article>`;
+    const page = `<html><head><title>Rivers</title></head><body><div id="main">
+<article class="post">${paragraphs(6, 'When the snow melts in the high valleys, the rivers rise quickly, and farmers watch.')}</article>
+<article class="post"><h3>You may also like</h3>${teaser(1)}${teaser(2)}${teaser(3)}</article>
+</div></body></html>`;
+    const { text } = extractArticle(page, 'https://news.example.com/');
+    expect(text).toContain('Paragraph number 6 of the story');
+    expect(text).not.toContain('another story');
+  });
+
+  it('keeps to the page’s <article> when it holds the text, leaving out what Readability would join to it', () => {
+    const page = `<html><head><title>Rivers</title></head><body><div id="wrap">
+<article>${paragraphs(6, 'When the snow melts in the high valleys, the rivers rise quickly, and farmers watch.')}</article>
+<div>${paragraphs(3, 'Elsewhere on the site, in other news, a long digest of other matters, told at length.')}</div>
+</div></body></html>`;
+    const { text } = extractArticle(page, 'https://news.example.com/');
+    expect(text).toContain('Paragraph number 6 of the story');
+    expect(text).not.toContain('Elsewhere on the site');
+  });
+
   it('makes relative URLs in the body absolute', () => {
     expect(article.contentHtml).toContain('src="https://news.example.com/2024/img/river.jpg"');
     expect(article.contentHtml).toContain('href="https://news.example.com/guide"');

@@ -72,8 +72,13 @@ function encodingFromMeta(body: Buffer): string | null {
   return null;
 }
 
+// Most pages are UTF-8: the built-in decoder gives iconv-lite's output (U+FFFD for each bad
+// sequence, a leading BOM dropped) in about half the time.
+const UTF8_NAMES = new Set(['utf-8', 'utf8']);
+const utf8 = new TextDecoder('utf-8');
+
 export function decodeHtml(body: Buffer, contentType: string | null): string {
   const encoding =
     encodingFromBom(body) ?? charsetFromContentType(contentType) ?? encodingFromMeta(body) ?? 'utf-8';
-  return iconv.decode(body, encoding, { stripBOM: true });
+  return UTF8_NAMES.has(encoding) ? utf8.decode(body) : iconv.decode(body, encoding, { stripBOM: true });
 }

@@ -5,8 +5,10 @@ import { domText } from '../../../../src/text/dom-text.ts';
 import { countWords } from '../../../../src/text/word-count.ts';
 import { focusOnArticleContainer } from './focus.ts';
 import { absoluteUrl, readMetadata } from './metadata.ts';
+import { scanPage } from './page-scan.ts';
 import { postClean } from './post-clean.ts';
-import { preClean } from './pre-clean.ts';
+import { removeAll } from './pre-clean.ts';
+import { type StageListener, stageClock } from './stage-clock.ts';
 import type { ExtractedArticle } from './types.ts';
 
 export type { ExtractedArticle } from './types.ts';
@@ -59,8 +61,8 @@ function makeUrlsAbsolute(root: Element, baseUrl: string): void {
   }
 }
 
-function baseUrlOf(document: Document, pageUrl: string): string {
-  return absoluteUrl(document.querySelector('base[href]')?.getAttribute('href') ?? null, pageUrl) ?? pageUrl;
+function baseUrlOf(baseHref: string | null, pageUrl: string): string {
+  return absoluteUrl(baseHref, pageUrl) ?? pageUrl;
 }
 
 function truncate(text: string, length: number): string {
@@ -75,7 +77,7 @@ function truncate(text: string, length: number): string {
 // page's own body, stripped of chrome, is then the best answer.
 function wholeBodyFallback(html: string): Element | null {
   const document = parseDocument(html);
-  preClean(document);
+  removeAll(scanPage(document).neverArticle);
   for (const element of document.querySelectorAll('script, style, noscript, template')) element.remove();
   return document.body;
 }
@@ -99,30 +101,44 @@ function storable(article: ExtractedArticle): ExtractedArticle {
   };
 }
 
-export function extractArticle(html: string, url: string): ExtractedArticle {
+export function extractArticle(html: string, url: string, onStage?: StageListener): ExtractedArticle {
+  const lap = stageClock(onStage);
   const document = parseDocument(html);
-  const metadata = readMetadata(document, url);
-  const baseUrl = baseUrlOf(document, url);
-  preClean(document);
-  focusOnArticleContainer(document);
+  lap('parse');
+  const scan = scanPage(document);
+  lap('scan');
+  const metadata = readMetadata(scan.metadata, url);
+  const baseUrl = baseUrlOf(scan.baseHref, url);
+  lap('metadata');
+  removeAll(scan.neverArticle);
+  lap('pre-clean');
+  focusOnArticleContainer(document, scan.containers);
+  lap('focus');
   const parsed = new Readability<Element>(document, {
     serializer: (node) => node as Element,
     keepClasses: true,
   }).parse();
+  lap('readability');
   let body = parsed?.content ?? null;
-  if (body) postClean(body);
+  const title = metadata.title ?? parsed?.title ?? null;
+  if (body) postClean(body, title);
+  lap('post-clean');
   if (!body?.textContent?.trim()) body = wholeBodyFallback(html);
+  lap('fallback');
   let contentHtml = '';
   let text = '';
   if (body) {
     makeUrlsAbsolute(body, baseUrl);
     // Classes were kept only for post-cleaning; the reader styles the body itself.
     for (const element of body.querySelectorAll('[class]')) element.removeAttribute('class');
+    lap('absolute-urls');
     contentHtml = body.innerHTML.trim();
+    lap('serialise');
     text = domText(body).text;
+    lap('text');
   }
-  return storable({
-    title: metadata.title ?? parsed?.title ?? null,
+  const article = storable({
+    title,
     siteName: metadata.siteName ?? parsed?.siteName ?? null,
     author: metadata.author ?? parsed?.byline ?? null,
     publishedAt: metadata.publishedAt,
@@ -133,4 +149,6 @@ export function extractArticle(html: string, url: string): ExtractedArticle {
     lang: metadata.lang ?? parsed?.lang ?? null,
     wordCount: countWords(text),
   });
+  lap('finish');
+  return article;
 }

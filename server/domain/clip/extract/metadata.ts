@@ -1,5 +1,19 @@
 // Page metadata from JSON-LD (schema.org Article types) and <meta> tags.
 
+/** What the page scan (./page-scan.ts) collects for the metadata, in one walk. */
+export type MetadataSources = {
+  /** The content attribute of the first <meta> with each property, null without one. */
+  metaByProperty: Map<string, string | null>;
+  /** The same for each name. */
+  metaByName: Map<string, string | null>;
+  /** The text of each JSON-LD script, in document order. */
+  jsonLd: string[];
+  /** The text of the first <title>. */
+  title: string | null;
+  /** The root element's lang attribute. */
+  lang: string | null;
+};
+
 export type PageMetadata = {
   title: string | null;
   siteName: string | null;
@@ -46,11 +60,11 @@ function firstString(value: unknown, key = 'name'): string | null {
   return null;
 }
 
-function jsonLdArticle(document: Document): JsonObject | null {
+function jsonLdArticle(scripts: string[]): JsonObject | null {
   const objects: JsonObject[] = [];
-  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+  for (const script of scripts) {
     try {
-      collectObjects(JSON.parse((script.textContent ?? '').trim()), objects);
+      collectObjects(JSON.parse(script.trim()), objects);
     } catch {
       // Malformed JSON-LD is common; the page's other metadata still applies.
     }
@@ -58,11 +72,11 @@ function jsonLdArticle(document: Document): JsonObject | null {
   return objects.find((object) => typesOf(object).some((type) => ARTICLE_TYPE.test(type))) ?? null;
 }
 
-function metaContent(document: Document, ...keys: string[]): string | null {
+function metaContent(sources: MetadataSources, ...keys: string[]): string | null {
   for (const key of keys) {
-    const element =
-      document.querySelector(`meta[property="${key}"]`) ?? document.querySelector(`meta[name="${key}"]`);
-    const content = element?.getAttribute('content')?.trim();
+    const content = (
+      sources.metaByProperty.has(key) ? sources.metaByProperty.get(key) : sources.metaByName.get(key)
+    )?.trim();
     if (content) return content;
   }
   return null;
@@ -89,33 +103,33 @@ export function absoluteUrl(value: string | null, baseUrl: string): string | nul
   }
 }
 
-export function readMetadata(document: Document, url: string): PageMetadata {
-  const article = jsonLdArticle(document);
+export function readMetadata(sources: MetadataSources, url: string): PageMetadata {
+  const article = jsonLdArticle(sources.jsonLd);
   const fromLd = (key: string, sub = 'name'): string | null =>
     article ? firstString(article[key], sub) : null;
   const lang =
-    document.documentElement?.getAttribute('lang')?.trim() ||
+    sources.lang?.trim() ||
     fromLd('inLanguage') ||
-    metaContent(document, 'og:locale')?.replace('_', '-') ||
+    metaContent(sources, 'og:locale')?.replace('_', '-') ||
     null;
   return {
     title:
-      metaContent(document, 'og:title', 'twitter:title') ??
+      metaContent(sources, 'og:title', 'twitter:title') ??
       fromLd('headline') ??
-      (document.querySelector('title')?.textContent?.trim() || null),
-    siteName: metaContent(document, 'og:site_name', 'application-name') ?? fromLd('publisher'),
-    author: fromLd('author') ?? metaContent(document, 'author', 'article:author', 'parsely-author', 'byl'),
+      (sources.title?.trim() || null),
+    siteName: metaContent(sources, 'og:site_name', 'application-name') ?? fromLd('publisher'),
+    author: fromLd('author') ?? metaContent(sources, 'author', 'article:author', 'parsely-author', 'byl'),
     publishedAt: parseDate(
       fromLd('datePublished') ??
-        metaContent(document, 'article:published_time', 'parsely-pub-date', 'date', 'dc.date', 'pubdate'),
+        metaContent(sources, 'article:published_time', 'parsely-pub-date', 'date', 'dc.date', 'pubdate'),
     ),
     leadImageUrl: absoluteUrl(
-      metaContent(document, 'og:image', 'og:image:url', 'twitter:image', 'twitter:image:src') ??
+      metaContent(sources, 'og:image', 'og:image:url', 'twitter:image', 'twitter:image:src') ??
         fromLd('image', 'url'),
       url,
     ),
     lang,
-    excerpt: metaContent(document, 'description', 'og:description', 'twitter:description'),
+    excerpt: metaContent(sources, 'description', 'og:description', 'twitter:description'),
     jsonLdArticleBody: fromLd('articleBody'),
   };
 }
