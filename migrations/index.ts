@@ -12,6 +12,8 @@ import { Migration20261124090000_maintenance_state } from './Migration2026112409
 import { Migration20261124100000_folder_name_unique } from './Migration20261124100000_folder_name_unique.ts';
 import { Migration20261124110000_note_vocabulary } from './Migration20261124110000_note_vocabulary.ts';
 import { Migration20261124120000_daily_notes_are_notes } from './Migration20261124120000_daily_notes_are_notes.ts';
+import { Migration20261125100000_note_counts } from './Migration20261125100000_note_counts.ts';
+import { Migration20261125110000_search_positions } from './Migration20261125110000_search_positions.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -26,4 +28,6 @@ export const MIGRATIONS = [
   Migration20261124100000_folder_name_unique,
   Migration20261124110000_note_vocabulary,
   Migration20261124120000_daily_notes_are_notes,
+  Migration20261125100000_note_counts,
+  Migration20261125110000_search_positions,
 ];

@@ -1,9 +1,17 @@
 /**
  * Search tokens, built by our code so Chinese, Japanese and Korean are searched exactly:
- * each CJK run is indexed as its characters and its character bigrams; other text as
- * lower-cased words. A query of one CJK character looks up that character; two or more look up
- * every bigram (so `默想` never matches `默认`, and `用户` always finds `用户`); the caller then
- * confirms multi-character CJK runs with a substring check, because bigrams alone don't fix order.
+ * each CJK run is indexed as its characters and its character bigrams, the bigrams with their
+ * positions; other text as lower-cased words. A query of one CJK character looks up that
+ * character; two characters look up their bigram (so `默想` never matches `默认`, and `用户`
+ * always finds `用户`); three or more look up the phrase of their bigrams, each one position
+ * after the last, which only the run itself satisfies (so `用户体验` does not match
+ * `体验用户户体`). Positions count CJK characters only, and a run's last character has no
+ * bigram, so a phrase never continues from one run into the next.
+ *
+ * A vector holds positions only up to PostgreSQL's limits (positions up to 16,383, at most 256
+ * per lexeme); a text past them is marked UNPOSITIONED. A marked vector, and every vector while
+ * the stored ones predate positions (POSITIONS_VERSION), is matched on its bigrams in any order,
+ * and the caller confirms the run with a substring check (server/domain/search/search-condition.ts).
  */
 const CJK_CHAR = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}ー々〆]';
 const CJK = new RegExp(CJK_CHAR, 'u');
@@ -41,13 +49,25 @@ const MAX_WORD = 60;
  * The version of the rule above that stored search vectors were built with. Raise it whenever
  * the lexemes a text is indexed under change; the worker re-indexes every note and highlight once.
  * 1: words of letters and digits only. 2: terms keep their symbols (C++, .NET, node.js).
+ * 3: CJK bigrams carry their positions; a vector past PostgreSQL's limits is marked UNPOSITIONED.
  */
-export const SEARCH_TOKENS_VERSION = 2;
+export const SEARCH_TOKENS_VERSION = 3;
+/** The first version whose vectors carry CJK positions. */
+export const POSITIONS_VERSION = 3;
+
+/** PostgreSQL's limits on a tsvector's positions: the largest position, and how many one lexeme keeps. */
+const MAX_POSITION = 16_383;
+const MAX_POSITIONS_PER_LEXEME = 256;
+/**
+ * The lexeme of a vector whose CJK bigrams lack some of their positions. No text produces it (a
+ * term never contains `~`), so no query can look it up by accident.
+ */
+export const UNPOSITIONED = '~unpositioned';
 
 export interface QueryParts {
   /** Latin-script words, matched by prefix. */
   words: string[];
-  /** CJK runs as typed; runs of 2+ characters need the substring re-check. */
+  /** CJK runs as typed; runs of 3+ characters are phrases of their bigrams. */
   cjkRuns: string[];
 }
 
@@ -66,23 +86,50 @@ function termParts(term: string): string[] {
   return parts.length === 1 && parts[0] === term ? [] : parts;
 }
 
-/** Every lexeme a document is indexed under (deduplicated). */
-export function documentLexemes(text: string): string[] {
-  const out = new Set<string>();
+/** What a document is indexed under. */
+export interface DocumentTerms {
+  /** Each lexeme, with the positions of a CJK bigram (empty for words and single characters). */
+  lexemes: Map<string, number[]>;
+  /** Whether every bigram kept all its positions (false past PostgreSQL's limits). */
+  positionsComplete: boolean;
+}
+
+/** Every lexeme a document is indexed under, CJK bigrams with their positions. */
+export function documentTerms(text: string): DocumentTerms {
+  const lexemes = new Map<string, number[]>();
+  const add = (lexeme: string) => {
+    const positions = lexemes.get(lexeme) ?? [];
+    if (!lexemes.has(lexeme)) lexemes.set(lexeme, positions);
+    return positions;
+  };
+  let positionsComplete = true;
+  // The position of the next CJK character.
+  let position = 1;
   for (const { run, cjk } of runs(text)) {
     if (!cjk) {
-      if (run.length <= MAX_WORD) out.add(run);
-      for (const part of termParts(run)) if (part.length <= MAX_WORD) out.add(part);
+      if (run.length <= MAX_WORD) add(run);
+      for (const part of termParts(run)) if (part.length <= MAX_WORD) add(part);
       continue;
     }
     const chars = [...run];
     chars.forEach((c, i) => {
-      out.add(c);
+      add(c);
       const next = chars[i + 1];
-      if (next) out.add(c + next);
+      if (next) {
+        const positions = add(c + next);
+        if (position + i <= MAX_POSITION && positions.length < MAX_POSITIONS_PER_LEXEME)
+          positions.push(position + i);
+        else positionsComplete = false;
+      }
     });
+    position += chars.length;
   }
-  return [...out];
+  return { lexemes, positionsComplete };
+}
+
+/** Every lexeme a document is indexed under (deduplicated). */
+export function documentLexemes(text: string): string[] {
+  return [...documentTerms(text).lexemes.keys()];
 }
 
 /**
@@ -91,9 +138,18 @@ export function documentLexemes(text: string): string[] {
  */
 const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
-/** A `tsvector` literal (no positions) for PostgreSQL's `::tsvector` cast. */
+/**
+ * A `tsvector` literal for PostgreSQL's `::tsvector` cast: CJK bigrams with their positions,
+ * and UNPOSITIONED when some were past PostgreSQL's limits. Texts are joined by a line break, so
+ * a CJK run never continues from one text into the next.
+ */
 export function tsvectorLiteral(...texts: (string | null | undefined)[]): string {
-  return documentLexemes(texts.filter(Boolean).join('\n')).map(quoteLexeme).join(' ');
+  const { lexemes, positionsComplete } = documentTerms(texts.filter(Boolean).join('\n'));
+  const entries = [...lexemes].map(([lexeme, positions]) =>
+    positions.length ? `${quoteLexeme(lexeme)}:${positions.join(',')}` : quoteLexeme(lexeme),
+  );
+  if (!positionsComplete) entries.push(quoteLexeme(UNPOSITIONED));
+  return entries.join(' ');
 }
 
 export function queryParts(query: string): QueryParts {
@@ -108,18 +164,51 @@ export function queryParts(query: string): QueryParts {
   return { words, cjkRuns };
 }
 
-/** A `tsquery` literal: all words by prefix, all CJK characters/bigrams; null for an empty query. */
+/** A CJK run's bigrams, in order (none for a single character). */
+function bigrams(run: string): string[] {
+  const chars = [...run];
+  return chars.slice(0, -1).map((c, i) => c + chars[i + 1]);
+}
+
+/**
+ * A `tsquery` literal that matches exactly: all words by prefix; a CJK character as itself, two
+ * as their bigram, three or more as the phrase of their bigrams (`<->`: each one position after
+ * the last). Null for an empty query.
+ */
 export function tsqueryLiteral(parts: QueryParts): string | null {
-  const terms: string[] = parts.words.map((w) => `${quoteLexeme(w)}:*`);
+  const terms = parts.words.map((w) => `${quoteLexeme(w)}:*`);
   for (const run of parts.cjkRuns) {
-    const chars = [...run];
-    if (chars.length === 1) terms.push(quoteLexeme(run));
-    else for (let i = 0; i + 1 < chars.length; i++) terms.push(quoteLexeme(`${chars[i]}${chars[i + 1]}`));
+    const grams = bigrams(run).map(quoteLexeme);
+    terms.push(
+      grams.length === 0
+        ? quoteLexeme(run)
+        : grams.length === 1
+          ? (grams[0] as string)
+          : `(${grams.join(' <-> ')})`,
+    );
   }
   return terms.length ? [...new Set(terms)].join(' & ') : null;
 }
 
-/** CJK runs the caller must confirm as substrings (bigram order is not checked by the index). */
+/** The query that finds the vectors marked UNPOSITIONED. */
+export const UNPOSITIONED_TSQUERY = quoteLexeme(UNPOSITIONED);
+
+/**
+ * A `tsquery` literal for the query without positions, when it has a CJK run of three or more
+ * characters (otherwise null: tsqueryLiteral needs none): all words by prefix, all CJK characters
+ * and bigrams in any order. It finds the candidates for tsqueryLiteral's phrases on the index
+ * alone; on a vector without positions it is all that can be checked, and each of
+ * substringChecks must then be confirmed in the text.
+ */
+export function anyOrderTsqueryLiteral(parts: QueryParts): string | null {
+  if (!substringChecks(parts).length) return null;
+  const terms = parts.words.map((w) => `${quoteLexeme(w)}:*`);
+  for (const run of parts.cjkRuns)
+    terms.push(...(bigrams(run).length ? bigrams(run) : [run]).map(quoteLexeme));
+  return [...new Set(terms)].join(' & ');
+}
+
+/** CJK runs a match on a vector without positions must confirm as substrings (the phrases of the exact query). */
 export function substringChecks(parts: QueryParts): string[] {
   return parts.cjkRuns.filter((run) => [...run].length > 2);
 }

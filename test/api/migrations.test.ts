@@ -84,6 +84,10 @@ test('upgrade: highlight ids per owner, unguessable daily ids, unique folder nam
   expect(await sql.execute(`select "text" from "highlight" where "note_id" is null`)).toEqual([
     { text: 'a note' },
   ]);
+  // The left-nav counts start from the notes already there; daily notes are not counted.
+  expect(await sql.execute(`select * from "note_count"`)).toEqual([
+    { user_id: '7', live: 1, later: 0, shortlist: 0, archive: 0, untagged: 1, trashed: 0 },
+  ]);
   // The same client id under another owner is now a different highlight.
   await sql.execute(
     `insert into "highlight" ("id", "user_id", "core_type", "text", "created_at", "updated_at")

@@ -164,6 +164,42 @@ describe('search re-index after a tokenizer change', () => {
     expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(false);
   });
 
+  test('vectors stored before CJK positions are still searched exactly until the re-index rebuilds them', async () => {
+    const alice = await signedInUser(deps);
+    await makeClippedNote(deps, alice.user.id, { title: '产品', text: '提升用户体验的十个方法。' });
+    await makeClippedNote(deps, alice.user.id, { title: '乱序', text: '体验用户户体的拼写练习。' });
+    const host = await makeClippedNote(deps, alice.user.id, { title: 'Host', text: 'Nothing in Chinese.' });
+    await alice.caller.highlights.create({
+      id: newId(),
+      noteId: host.id,
+      coreType: CoreType.textNote,
+      text: '用户体验很重要',
+    });
+    const noteList = async (q: string) =>
+      (await alice.caller.notes.list({ nav: 'all', q })).items.map((p) => p.title).sort();
+    const highlights = async (q: string) =>
+      (await alice.caller.highlights.list({ limit: 50, q })).items.map((h) => h.text);
+    const current = await vectors();
+    expect(await noteList('用户体验')).toEqual(['Host', '产品']);
+
+    // Version 2 stored the same lexemes, without positions.
+    const em = deps.orm.em.fork();
+    await em.execute(
+      'update note set search_vector = strip(search_vector), highlights_vector = strip(highlights_vector)',
+    );
+    await em.execute('update highlight set search_vector = strip(search_vector)');
+    await setSearchIndexVersion(em, 2);
+    expect(await vectors()).not.toEqual(current);
+    expect(await noteList('用户体验')).toEqual(['Host', '产品']);
+    expect(await noteList('户体验')).toEqual(['Host', '产品']);
+    expect(await highlights('用户体验')).toEqual(['用户体验很重要']);
+
+    await reindexSearch(deps.orm.em.fork());
+    expect(await vectors()).toEqual(current);
+    expect(await noteList('用户体验')).toEqual(['Host', '产品']);
+    expect(await highlights('用户体验')).toEqual(['用户体验很重要']);
+  });
+
   test('the maintenance worker runs the job by name', async () => {
     await downgradeIndex();
     const before = await vectors();
@@ -203,6 +239,15 @@ describe('search re-index after a tokenizer change', () => {
     await deps.orm.migrator.down({ to: 'Migration20261123200000_note_owner_key' });
     await deps.orm.migrator.up();
     expect(await searchIndexVersion(deps.orm.em.fork())).toBe(1);
+    expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
+    await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);
+  });
+
+  test('migrating an install indexed by version 2 keeps it there, so the worker adds the CJK positions', async () => {
+    await deps.orm.migrator.down({ to: 'Migration20261124090000_maintenance_state' });
+    await setSearchIndexVersion(deps.orm.em.fork(), 2);
+    await deps.orm.migrator.up();
+    expect(await searchIndexVersion(deps.orm.em.fork())).toBe(2);
     expect(await queueSearchReindexIfBehind(deps.orm.em.fork(), deps.queues)).toBe(true);
     await setSearchIndexVersion(deps.orm.em.fork(), SEARCH_TOKENS_VERSION);
   });

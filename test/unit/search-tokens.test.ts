@@ -1,25 +1,43 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
+  anyOrderTsqueryLiteral,
   documentLexemes,
+  documentTerms,
   queryParts,
   substringChecks,
   tsqueryLiteral,
   tsvectorLiteral,
+  UNPOSITIONED,
 } from '../../src/search/tokens.ts';
 
-/** What the database does with these literals, in miniature: every query term must be a lexeme. */
+const bigramsOf = (run: string) => {
+  const chars = [...run];
+  return chars.length === 1 ? chars : chars.slice(0, -1).map((c, i) => c + chars[i + 1]);
+};
+
+/**
+ * What the database does with these literals (server/domain/search/search-condition.ts), in
+ * miniature: words by prefix, CJK runs as phrases of their bigrams' positions; a vector marked
+ * UNPOSITIONED matches on its bigrams in any order, confirmed by the substring check.
+ */
 function matches(doc: string, query: string): boolean {
-  const lexemes = new Set(documentLexemes(doc));
+  const { lexemes, positionsComplete } = documentTerms(doc);
   const parts = queryParts(query);
-  const wordsOk = parts.words.every((w) => [...lexemes].some((l) => l.startsWith(w)));
-  const cjkOk = parts.cjkRuns.every((run) => {
-    const chars = [...run];
-    const grams = chars.length === 1 ? chars : chars.slice(0, -1).map((c, i) => c + chars[i + 1]);
-    return grams.every((g) => lexemes.has(g));
+  const wordsOk = parts.words.every((w) => [...lexemes.keys()].some((l) => l.startsWith(w)));
+  const phrase = (grams: string[]) =>
+    (lexemes.get(grams[0] as string) ?? []).some((p) =>
+      grams.every((g, i) => lexemes.get(g)?.includes(p + i)),
+    );
+  const exact = parts.cjkRuns.every((run) => {
+    const grams = bigramsOf(run);
+    return grams.length > 1 ? phrase(grams) : lexemes.has(grams[0] as string);
   });
+  if (wordsOk && exact) return true;
+  if (positionsComplete) return false;
+  const anyOrder = parts.cjkRuns.every((run) => bigramsOf(run).every((g) => lexemes.has(g)));
   const substringsOk = substringChecks(parts).every((s) => doc.normalize('NFKC').toLowerCase().includes(s));
-  return wordsOk && cjkOk && substringsOk;
+  return wordsOk && anyOrder && substringsOk;
 }
 
 describe('search tokens (DESIGN: CJK searched exactly)', () => {
@@ -34,9 +52,51 @@ describe('search tokens (DESIGN: CJK searched exactly)', () => {
     expect(matches('作者', '用')).toBe(false);
   });
 
-  test('four characters need all bigrams and the run itself', () => {
+  test('three or more characters are the phrase of their bigrams: the run itself, not its bigrams scattered', () => {
     expect(matches('提升用户体验的方法', '用户体验')).toBe(true);
+    expect(matches('提升用户体验的方法', '户体验')).toBe(true);
     expect(matches('体验用户户体', '用户体验')).toBe(false);
+    expect(matches('哈哈哈哈', '哈哈哈')).toBe(true);
+    expect(matches('哈哈哈', '哈哈哈哈')).toBe(false);
+    expect(tsqueryLiteral(queryParts('用户体验'))).toBe("('用户' <-> '户体' <-> '体验')");
+    expect(tsqueryLiteral(queryParts('用户'))).toBe("'用户'");
+  });
+
+  test('a phrase never continues into the next run, text or highlight', () => {
+    // Every bigram of 用户体验 is there, but 用户 ends a run: no bigram at its last character.
+    expect(matches('用户。户体验', '用户体验')).toBe(false);
+    expect(matches('用户。户体验', '用户体')).toBe(false);
+    expect(matches('用户。户体验', '户体验')).toBe(true);
+    expect(tsvectorLiteral('用户', '户体验')).toBe("'用' '用户':1 '户' '户体':3 '体' '体验':4 '验'");
+    // Two runs typed apart are two words: both anywhere.
+    expect(matches('用户。体验', '用户 体验')).toBe(true);
+  });
+
+  test('only CJK bigrams carry positions, counted in CJK characters', () => {
+    expect(tsvectorLiteral('用户体验')).toBe("'用' '用户':1 '户' '户体':2 '体' '体验':3 '验'");
+    expect(tsvectorLiteral('read 哈哈哈 notes 哈哈')).toBe("'read' '哈' '哈哈':1,2,4 'notes'");
+    expect(tsvectorLiteral('read 用 notes')).toBe("'read' '用' 'notes'");
+  });
+
+  test("past PostgreSQL's position limits a vector is marked, and runs fall back to bigrams and substrings", () => {
+    // 16,400 characters, none of their bigrams more than 256 times, then the run.
+    const filler = Array.from({ length: 16_400 }, (_, i) => String.fromCodePoint(0x4e00 + (i % 97))).join('');
+    const long = `${filler}用户体验`;
+    const { lexemes, positionsComplete } = documentTerms(long);
+    expect(positionsComplete).toBe(false);
+    expect(Math.max(...[...lexemes.values()].flat())).toBe(16_383);
+    expect(lexemes.get('用户')).toEqual([]);
+    expect(tsvectorLiteral(long).endsWith(` '${UNPOSITIONED}'`)).toBe(true);
+    expect(matches(long, '用户体验')).toBe(true);
+    expect(matches(long, '体验用户')).toBe(false);
+
+    const repeated = '用户体验，'.repeat(300);
+    expect(documentTerms(repeated).positionsComplete).toBe(false);
+    expect(documentTerms(repeated).lexemes.get('用户')).toHaveLength(256);
+    expect(matches(repeated, '用户体验')).toBe(true);
+
+    expect(anyOrderTsqueryLiteral(queryParts('用户体验 read'))).toBe("'read':* & '用户' & '户体' & '体验'");
+    expect(anyOrderTsqueryLiteral(queryParts('用户 体验 read'))).toBeNull();
   });
 
   test('Japanese and Korean work the same way', () => {
@@ -152,10 +212,17 @@ describe('search tokens: symbols that are part of a term are kept (C++, C#, .NET
   });
 });
 
-/** A tsquery literal as tsqueryLiteral may write it: quoted lexemes, optionally prefix, joined by &. */
+/**
+ * A tsquery literal as tsqueryLiteral may write it: quoted lexemes, optionally prefix, or
+ * parenthesised phrases of lexemes, joined by &; a tsvector literal: quoted lexemes, optionally
+ * with positions.
+ */
 const SAFE_LEXEME = String.raw`'(?:[^'\\]|''|\\\\)+'`;
-const SAFE_TSQUERY = new RegExp(`^${SAFE_LEXEME}(?::\\*)?(?: & ${SAFE_LEXEME}(?::\\*)?)*$`, 'u');
-const SAFE_TSVECTOR = new RegExp(`^(?:${SAFE_LEXEME}(?: ${SAFE_LEXEME})*)?$`, 'u');
+const SAFE_TERM = `(?:${SAFE_LEXEME}(?::\\*)?|\\(${SAFE_LEXEME}(?: <-> ${SAFE_LEXEME})+\\))`;
+const SAFE_TSQUERY = new RegExp(`^${SAFE_TERM}(?: & ${SAFE_TERM})*$`, 'u');
+const SAFE_ENTRY = `${SAFE_LEXEME}(?::\\d+(?:,\\d+)*)?`;
+const SAFE_TSVECTOR = new RegExp(`^(?:${SAFE_ENTRY}(?: ${SAFE_ENTRY})*)?$`, 'u');
+const SAFE_ANY_ORDER = new RegExp(`^${SAFE_LEXEME}(?::\\*)?(?: & ${SAFE_LEXEME}(?::\\*)?)*$`, 'u');
 
 describe('search tokens: hostile input', () => {
   test('tsquery syntax typed into the box is text, never operators', () => {
@@ -181,6 +248,8 @@ describe('search tokens: hostile input', () => {
         expect(tsvectorLiteral(text)).toMatch(SAFE_TSVECTOR);
         const query = tsqueryLiteral(queryParts(text));
         if (query !== null) expect(query).toMatch(SAFE_TSQUERY);
+        const anyOrder = anyOrderTsqueryLiteral(queryParts(text));
+        if (anyOrder !== null) expect(anyOrder).toMatch(SAFE_ANY_ORDER);
       }),
       { numRuns: 2000 },
     );

@@ -122,8 +122,9 @@ async function reindexHighlights(
   const highlights = await em.execute<
     { user_id: string; id: string; text: string; annotation: string | null }[]
   >(
-    `select "user_id"::text as "user_id", "id", "text", "annotation" from "highlight"
-     where ("user_id", "id") > (?::bigint, ?) order by "user_id", "id" limit ? for update`,
+    // Ordered by the columns, not the text alias (which would sort every remaining row per batch).
+    `select h."user_id"::text as "user_id", h."id", h."text", h."annotation" from "highlight" h
+     where (h."user_id", h."id") > (?::bigint, ?) order by h."user_id", h."id" limit ? for update`,
     [after.userId, after.id, limit],
   );
   if (!highlights.length) return { count: 0, last: null };
