@@ -1,15 +1,11 @@
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import compression from 'compression';
-import { parse as parseCookies } from 'cookie';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { LOGIN_COOKIE_KEY } from '../src/constants.ts';
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import type { AppDeps } from './deps.ts';
-import { findSignedIn } from './domain/auth/session.service.ts';
 import { checkHealth } from './health.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
+import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { sessionCookies } from './http/session-cookie.ts';
 import {
   TRPC_BODY_MAX,
   trpcBatchSize,
@@ -17,12 +13,12 @@ import {
   trpcJsonBody,
   trpcQueryInput,
 } from './http/trpc-limits.ts';
-import { languageFromHeader } from './i18n.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { clientRouter } from './static.ts';
 import { appRouter } from './trpc/app.router.ts';
-import type { Context } from './trpc/context.ts';
+import { bootData } from './trpc/boot-data.ts';
+import { type Context, requestContext } from './trpc/context.ts';
 
 /**
  * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain
@@ -46,7 +42,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(metrics.middleware);
   app.use(securityHeaders(deps.config));
-  app.use(compression());
+  app.use(responseCompression());
 
   app.get('/healthz', async (_req, res) => {
     const report = await checkHealth(deps);
@@ -70,23 +66,7 @@ export function createApp(deps: AppDeps): Express {
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       maxBodySize: TRPC_BODY_MAX,
-      createContext: async ({ req, res }): Promise<Context> => {
-        const token = parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
-        const signedIn = await findSignedIn(deps.orm.em.fork(), token);
-        return {
-          ...deps,
-          req,
-          res,
-          user: signedIn?.user ?? null,
-          session: signedIn?.session ?? null,
-          client: {
-            ip: req.ip ?? null,
-            userAgent: req.get('user-agent') ?? null,
-            language: languageFromHeader(req.get('x-lang') ?? req.get('accept-language')),
-          },
-          cookies: sessionCookies(req, res, deps.config),
-        };
-      },
+      createContext: ({ req, res }): Promise<Context> => requestContext(deps, req, res),
       onError({ error, path }) {
         if (error.code === 'INTERNAL_SERVER_ERROR')
           log.error('procedure failed', { path, ...errorFields(error.cause ?? error) });
@@ -97,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use('/auth/oidc', oidcRoutes(deps));
 
-  app.use(clientRouter(deps.config));
+  app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));
 
   // A client's mistake keeps its 4xx (bad JSON is a 400, not a 500); only the rest is logged.
   const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {

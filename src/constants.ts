@@ -73,6 +73,8 @@ export const TRASH_RETENTION_DAYS = 30;
 export const TRASH_RETENTION_MS = TRASH_RETENTION_DAYS * DAY_MS;
 export const RECENT_KEYWORDS_MAX = 12;
 export const RECENT_TAGS_MAX = 4;
+/** Notes the list asks for at a time (the first chunk is what index.html carries). */
+export const NOTE_LIST_CHUNK = 100;
 /** Numbers at or above this are shown in thousands with k. */
 export const COUNT_THOUSANDS_FROM = 10_000;
 

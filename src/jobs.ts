@@ -14,9 +14,8 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
-/** How many jobs of each queue one worker process runs at once. */
-export const QUEUE_CONCURRENCY: Readonly<Record<QueueName, number>> = {
-  [QUEUES.clip]: 4,
+/** How many jobs of each queue one worker process runs at once; clips: CLIP_CONCURRENCY (server/config.ts). */
+export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES.clip>, number>> = {
   [QUEUES.mail]: 4,
   [QUEUES.maintenance]: 1,
 };

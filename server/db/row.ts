@@ -25,3 +25,17 @@ export function rowReader<F extends string>(row: Record<string, unknown>): Field
 export function asDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
 }
+
+/**
+ * A timestamp as epoch milliseconds: a Date's, or a number as a list query selects it
+ * (`epochMsSql`), or the driver's text.
+ */
+export function asEpochMs(value: unknown): number {
+  if (typeof value === 'number') return value;
+  return asDate(value).getTime();
+}
+
+/** A timestamp column as epoch milliseconds (a float8, which pg reads as a JS number). */
+export function epochMsSql(column: string): string {
+  return `floor(extract(epoch from ${column}) * 1000)::float8`;
+}

@@ -10,8 +10,14 @@ export interface Keyset {
   id: string;
 }
 
-function encodeCursor(row: Keyset): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+/** A row a page ends with: its creation time (a Date, or epoch ms as client rows carry it) and id. */
+interface PageEnd {
+  createdAt: Date | number;
+  id: string;
+}
+
+function encodeCursor(row: PageEnd): string {
+  return Buffer.from(`${new Date(row.createdAt).toISOString()}|${row.id}`).toString('base64url');
 }
 
 /** What every malformed cursor gets: a 400 the client can show, never a query that fails. */
@@ -61,7 +67,7 @@ export function decodeCursor(cursor: string | null | undefined): Keyset | null {
 }
 
 /** Splits the `limit + 1` rows a query fetched into a page and the next cursor. */
-export function pageOf<T extends Keyset>(
+export function pageOf<T extends PageEnd>(
   rows: T[],
   limit: number,
 ): { items: T[]; nextCursor: string | null } {

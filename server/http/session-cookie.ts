@@ -1,3 +1,4 @@
+import { parse as parseCookies } from 'cookie';
 import type { Request, Response } from 'express';
 import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import type { AppConfig } from '../config.ts';
@@ -9,6 +10,11 @@ import type { SessionCookies } from '../trpc/context.ts';
  */
 export function secureCookies(req: Request, config: Pick<AppConfig, 'publicUrl'>): boolean {
   return req.secure || Boolean(config.publicUrl?.startsWith('https:'));
+}
+
+/** The session token the request's login cookie carries, if any. */
+export function sessionToken(req: Request): string | undefined {
+  return parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
 }
 
 /** HttpOnly, SameSite=Lax, Secure behind HTTPS; expiry from the session (one day, or thirty). */

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Session, User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import type { ClientInfo, NewSession } from '../domain/auth/session.service.ts';
+import { type ClientInfo, findSignedIn, type NewSession } from '../domain/auth/session.service.ts';
+import { sessionCookies, sessionToken } from '../http/session-cookie.ts';
+import { languageFromHeader } from '../i18n.ts';
 
 /** Writes the `logininfo` session cookie on the HTTP response (a no-op for direct callers). */
 export interface SessionCookies {
@@ -19,4 +21,22 @@ export interface Context extends AppDeps {
   cookies: SessionCookies;
   /** Set by tests and jobs that want their own EntityManager; otherwise forked per procedure. */
   em?: EntityManager;
+}
+
+/** A request's context: who its session cookie signs in, and where the request comes from. */
+export async function requestContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
+  const signedIn = await findSignedIn(deps.orm.em.fork(), sessionToken(req));
+  return {
+    ...deps,
+    req,
+    res,
+    user: signedIn?.user ?? null,
+    session: signedIn?.session ?? null,
+    client: {
+      ip: req.ip ?? null,
+      userAgent: req.get('user-agent') ?? null,
+      language: languageFromHeader(req.get('x-lang') ?? req.get('accept-language')),
+    },
+    cookies: sessionCookies(req, res, deps.config),
+  };
 }

@@ -19,7 +19,7 @@ import {
   noteHighlights,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
-import { protectedProcedure, router } from './init.ts';
+import { protectedProcedure, router, syncOutput } from './init.ts';
 
 export const highlightsRouter = router({
   create: protectedProcedure
@@ -44,12 +44,12 @@ export const highlightsRouter = router({
 
   byNote: protectedProcedure
     .input(zNoteIdInput)
-    .output(z.array(zHighlight))
+    .output(syncOutput(z.array(zHighlight)))
     .query(({ ctx, input }) => noteHighlights(ctx.em, ctx.user, input.id)),
 
   list: protectedProcedure
     .input(zHighlightListInput)
-    .output(zHighlightList)
+    .output(syncOutput(zHighlightList))
     .query(({ ctx, input }) => listHighlights(ctx.em, ctx.user, input)),
 
   export: protectedProcedure

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import superjson from 'superjson';
-import { ZodError } from 'zod';
+import { ZodError, type z } from 'zod';
 import { MembershipState } from '../../src/enums.ts';
 import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
 import { membershipState } from '../../src/rules/member-level.ts';
 import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
+import { transformer } from './transformer.ts';
 
 const TRPC_CODE: Record<AppErrorCode, TRPCError['code']> = {
   BAD_REQUEST: 'BAD_REQUEST',
@@ -70,7 +70,7 @@ export function toErrorPayload(error: TRPCError): ErrorPayload {
 }
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer,
   isDev: false,
   errorFormatter({ shape, error }) {
     const payload = toErrorPayload(error);
@@ -114,3 +114,12 @@ export const memberProcedure = protectedProcedure.use(({ ctx, next }) => {
   }
   return next();
 });
+
+/**
+ * An output schema tRPC checks with zod's synchronous `parse`. Given the schema itself, tRPC
+ * calls `parseAsync`, which skips the parser zod compiles for an object shape: on a 100-row list
+ * that is about 4× the time (~0.1 ms a call). Failures stay tRPC's "Output validation failed".
+ */
+export function syncOutput<T extends z.ZodType>(schema: T): (value: unknown) => z.output<T> {
+  return (value) => schema.parse(value);
+}

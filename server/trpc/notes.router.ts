@@ -21,7 +21,8 @@ import {
   zTagNotesInput,
 } from '../../src/schemas/notes.ts';
 import { clipHtml, clipUrl, retryClip } from '../domain/notes/clip.service.ts';
-import { listNotes, navCounts } from '../domain/notes/note-list.ts';
+import { navCounts } from '../domain/notes/note-counts.ts';
+import { listNotes } from '../domain/notes/note-list.ts';
 import { toNoteDetail, toNoteSummary } from '../domain/notes/note-view.ts';
 import { exportNote, getNote } from '../domain/notes/notes.service.ts';
 import {
@@ -35,7 +36,7 @@ import {
   tagCounts,
   trashNotes,
 } from '../domain/notes/organise.service.ts';
-import { protectedProcedure, router } from './init.ts';
+import { protectedProcedure, router, syncOutput } from './init.ts';
 
 const changed = (n: number) => ({ changed: n });
 
@@ -80,7 +81,7 @@ export const notesRouter = router({
 
   list: protectedProcedure
     .input(zNoteListInput)
-    .output(zNoteList)
+    .output(syncOutput(zNoteList))
     .query(({ ctx, input }) => listNotes(ctx.em, ctx.user, input)),
 
   counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),

@@ -216,10 +216,15 @@ export function anchor(
   return anchorIn(cachedPageText(text), selectors, options, 0);
 }
 
+const storedStart = (selectors: HighlightSelectors): number => {
+  const start = selectors.position?.start;
+  return Number.isInteger(start) ? start : Number.POSITIVE_INFINITY;
+};
+
 /**
- * Places every highlight, results in input order. The text is normalised at most once, and the
- * shift seen on one highlight is tried first on the next, so text inserted above a run of
- * highlights costs one check each.
+ * Places every highlight, results in input order. Highlights are taken in reading order (stored
+ * position), so the shift one moved by is tried first on the next: text inserted above a run of
+ * highlights costs one check each. The text is normalised at most once.
  */
 export function anchorAll(
   text: string,
@@ -227,12 +232,16 @@ export function anchorAll(
   options: AnchorOptions = {},
 ): AnchorResult[] {
   const page = pageText(text);
+  const order = list.map((_, i) => i).sort((a, b) => storedStart(list[a]!) - storedStart(list[b]!) || a - b);
+  const results: AnchorResult[] = new Array(list.length);
   let shift = 0;
-  return list.map((selectors) => {
+  for (const i of order) {
+    const selectors = list[i]!;
     const result = anchorIn(page, selectors, options, shift);
     if (result.status !== 'detached' && Number.isInteger(selectors.position?.start)) {
       shift = result.start - selectors.position.start;
     }
-    return result;
-  });
+    results[i] = result;
+  }
+  return results;
 }

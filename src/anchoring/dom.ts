@@ -17,31 +17,29 @@ export interface TextIndex extends DomText {
 /** Builds the page text of `root` and the offset maps. Build once per render and reuse. */
 export function textIndex(root: Node): TextIndex {
   const page = domText(root);
-  const nodeStarts: number[] = [];
+  const { nodes, unitNodes, unitOffsets } = page;
+  const nodeStarts: number[] = new Array(nodes.length);
+  const nodeIndexes = new Map<Text, number>();
   let rawLength = 0;
-  for (const node of page.nodes) {
-    nodeStarts.push(rawLength);
-    rawLength += node.data.length;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    nodeStarts[i] = rawLength;
+    nodeIndexes.set(node, i);
+    rawLength += node.length;
   }
   let backedCount = 0;
-  for (const node of page.unitNodes) if (node !== NO_NODE) backedCount++;
+  for (let offset = 0; offset < unitNodes.length; offset++) if (unitNodes[offset] !== NO_NODE) backedCount++;
   const backedOffsets = new Int32Array(backedCount);
   const backedRawOffsets = new Int32Array(backedCount);
   let backed = 0;
-  for (let offset = 0; offset < page.unitNodes.length; offset++) {
-    const node = page.unitNodes[offset]!;
+  for (let offset = 0; offset < unitNodes.length; offset++) {
+    const node = unitNodes[offset]!;
     if (node === NO_NODE) continue;
     backedOffsets[backed] = offset;
-    backedRawOffsets[backed] = nodeStarts[node]! + page.unitOffsets[offset]!;
+    backedRawOffsets[backed] = nodeStarts[node]! + unitOffsets[offset]!;
     backed++;
   }
-  return {
-    ...page,
-    nodeIndexes: new Map(page.nodes.map((node, i) => [node, i])),
-    nodeStarts,
-    backedOffsets,
-    backedRawOffsets,
-  };
+  return { ...page, nodeIndexes, nodeStarts, backedOffsets, backedRawOffsets };
 }
 
 /** First index in an ascending array whose value is >= `value`. */
@@ -62,15 +60,10 @@ export interface DomPosition {
 }
 
 /**
- * A DOM Range over text[start, end). Ends on separators the DOM has no character for are moved
- * inward to the nearest node-backed character. Returns null for an empty or out-of-range span.
+ * The DOM boundary points of text[start, end). Ends on separators the DOM has no character for
+ * are moved inward to the nearest node-backed character. Null for an empty or out-of-range span.
  */
-export function rangeFromOffsets(
-  root: Node,
-  start: number,
-  end: number,
-  index: TextIndex = textIndex(root),
-): Range | null {
+export function boundsFromOffsets(index: TextIndex, start: number, end: number): StaticRangeInit | null {
   const low = Math.max(0, Math.min(start, end));
   const high = Math.min(index.text.length, Math.max(start, end));
   let first = low;
@@ -78,11 +71,40 @@ export function rangeFromOffsets(
   let last = high - 1;
   while (last >= first && index.unitNodes[last] === NO_NODE) last--;
   if (first >= high || last < first) return null;
+  return {
+    startContainer: index.nodes[index.unitNodes[first]!]!,
+    startOffset: index.unitOffsets[first]!,
+    endContainer: index.nodes[index.unitNodes[last]!]!,
+    endOffset: index.unitOffsets[last]! + 1,
+  };
+}
+
+/** A DOM Range over text[start, end) (see boundsFromOffsets), or null. */
+export function rangeFromOffsets(
+  root: Node,
+  start: number,
+  end: number,
+  index: TextIndex = textIndex(root),
+): Range | null {
+  const bounds = boundsFromOffsets(index, start, end);
+  if (!bounds) return null;
   const document = root.ownerDocument ?? (root as Document);
   const range = document.createRange();
-  range.setStart(index.nodes[index.unitNodes[first]!]!, index.unitOffsets[first]!);
-  range.setEnd(index.nodes[index.unitNodes[last]!]!, index.unitOffsets[last]! + 1);
+  range.setStart(bounds.startContainer, bounds.startOffset);
+  range.setEnd(bounds.endContainer, bounds.endOffset);
   return range;
+}
+
+/**
+ * The text offset of the character at `offset` in a Text node under the index's root, or the
+ * next character the text keeps when that one was collapsed away; null past the text's end or
+ * for a node outside the root.
+ */
+export function textOffsetAt(index: TextIndex, node: Text, offset: number): number | null {
+  const nodeIndex = index.nodeIndexes.get(node);
+  if (nodeIndex === undefined) return null;
+  const backed = lowerBound(index.backedRawOffsets, index.nodeStarts[nodeIndex]! + offset);
+  return backed < index.backedOffsets.length ? index.backedOffsets[backed]! : null;
 }
 
 /** Offset of a DOM boundary point in the concatenation of all Text nodes under root. */

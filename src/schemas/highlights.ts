@@ -77,6 +77,10 @@ export type UpdateHighlightInput = z.infer<typeof zUpdateHighlightInput>;
 
 export const zHighlightIdInput = z.object({ id: zHighlightId });
 
+/**
+ * A highlight as the reader and the lists show it. Its times are epoch milliseconds: no screen
+ * reads them, and a Date would cost superjson a walk and an annotation per field on the wire.
+ */
 export const zHighlight = z.object({
   id: z.string(),
   noteId: z.string().nullable(),
@@ -88,11 +92,11 @@ export const zHighlight = z.object({
   selectors: zSelectors.nullable(),
   positionStart: z.number().int().nullable(),
   detached: z.boolean(),
-  annotation: z.object({ id: z.string(), message: z.string(), createdAt: z.date() }).nullable(),
+  annotation: z.object({ id: z.string(), message: z.string(), createdAt: z.number().int() }).nullable(),
   tags: z.array(z.string()),
   hasLink: z.boolean(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
 });
 export type Highlight = z.infer<typeof zHighlight>;
 

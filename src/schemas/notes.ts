@@ -21,24 +21,24 @@ export const zClipHtmlInput = zClipInput.extend({
 });
 export type ClipHtmlInput = z.infer<typeof zClipHtmlInput>;
 
+/**
+ * A note as a list row shows it, and as the list cache keeps it: flat, only the fields a row
+ * reads, its saving time in epoch milliseconds (a Date would cost a superjson annotation per
+ * row on the wire, and the row only formats it).
+ */
 export const zNoteSummary = z.object({
   id: z.string(),
   url: z.string(),
   title: z.string(),
   siteName: z.string().nullable(),
-  author: z.string().nullable(),
-  publishedAt: z.date().nullable(),
   leadImageUrl: z.string().nullable(),
   excerpt: z.string(),
-  lang: z.string().nullable(),
-  wordCount: z.number().int(),
   flow: z.number().int(),
   tags: z.array(z.string()),
   clipStatus: z.number().int(),
   clipError: z.string().nullable(),
   highlightCount: z.number().int(),
-  createdAt: z.date(),
-  updatedAt: z.date(),
+  createdAt: z.number().int(),
 });
 export type NoteSummary = z.infer<typeof zNoteSummary>;
 
@@ -49,7 +49,15 @@ export const zClipResult = z.object({
   retried: z.boolean(),
 });
 
-export const zNoteDetail = zNoteSummary.extend({ contentHtml: z.string(), text: z.string() });
+/** A note as the reader shows it: the row's fields, the byline and the article. */
+export const zNoteDetail = zNoteSummary.extend({
+  author: z.string().nullable(),
+  publishedAt: z.date().nullable(),
+  lang: z.string().nullable(),
+  wordCount: z.number().int(),
+  contentHtml: z.string(),
+  text: z.string(),
+});
 export type NoteDetail = z.infer<typeof zNoteDetail>;
 
 export const zNoteIdInput = z.object({ id: zNoteId });

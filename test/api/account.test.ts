@@ -8,6 +8,7 @@ import { AuthBinding, User } from '../../server/db/entities/index.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { callerFor, jarOf } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -127,6 +128,9 @@ describe('deleting the account', () => {
     const em = deps.orm.em.fork();
     em.create(AuthBinding, { user: leaver.user.id, provider: 'google', subject: 'sub-leaver', email: null });
     await em.flush();
+    // Notes, so their left-nav counts row exists and must go with them.
+    await makeClippedNote(deps, leaver.user.id, { title: 'Leaving', text: 'text' });
+    await makeClippedNote(deps, keeper.user.id, { title: 'Staying', text: 'text' });
     const files = userFilesDir(deps.config.dataDir, leaver.user.id);
     fs.mkdirSync(files, { recursive: true });
     fs.writeFileSync(path.join(files, 'export.md'), '# highlights');
@@ -173,6 +177,7 @@ describe('deleting the account', () => {
     }
     // The other user is untouched.
     await expect(keeper.caller.auth.me()).resolves.toMatchObject({ email: 'keeper@example.test' });
+    expect((await keeper.caller.notes.counts()).all).toBe(1);
     // The stored files go in a job.
     await waitFor(async () => (fs.existsSync(files) ? undefined : true), 20_000, 'the stored files to go');
     // And nobody can sign in as them.

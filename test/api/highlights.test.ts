@@ -199,6 +199,34 @@ describe('highlights', () => {
     expect(await q('serendip')).toEqual(['plain words only here']);
   });
 
+  test('CJK runs of three or more characters match as a phrase: never their bigrams scattered, half-width forms too, and past the positions limit', async () => {
+    const { caller } = await signedInUser(deps);
+    const note = await clippedNote(caller);
+    const highlight = (text: string) =>
+      caller.highlights.create({ id: newId(), noteId: note.id, coreType: CoreType.textNote, text });
+    await highlight('提升用户体验的方法');
+    // Every bigram of 用户体验, none in its order.
+    await highlight('体验用户户体的练习');
+    // Half-width katakana: the same text as データベース once normalised (NFKC), as the index stores it.
+    await highlight('ﾃﾞｰﾀﾍﾞｰｽ設計入門');
+    // More CJK characters than a tsvector has positions for (16,383): matched by its bigrams, then
+    // confirmed in the text.
+    const filler = Array.from({ length: 16_400 }, (_, i) => String.fromCodePoint(0x4e00 + (i % 97))).join('');
+    const long = await highlight(`${filler}，长文末尾的用户画像。`);
+    const q = async (query: string) =>
+      (await caller.highlights.list({ limit: 50, q: query })).items.map((h) =>
+        h.id === long.id ? 'long' : h.text,
+      );
+    expect(await q('用户体验')).toEqual(['提升用户体验的方法']);
+    expect(await q('户体验')).toEqual(['提升用户体验的方法']);
+    expect(await q('用户体')).toEqual(['提升用户体验的方法']);
+    expect(await q('用户')).toEqual(['long', '体验用户户体的练习', '提升用户体验的方法']);
+    expect(await q('データベース')).toEqual(['ﾃﾞｰﾀﾍﾞｰｽ設計入門']);
+    expect(await q('用户画像')).toEqual(['long']);
+    expect(await q('画像用户')).toEqual([]);
+    expect(await q('用户画像 用户体验')).toEqual([]);
+  });
+
   test('re-parsing moves highlights with their text; one whose text is gone is kept as detached', async () => {
     const { caller } = await signedInUser(deps);
     const url = `https://reader.example/${newId()}`;

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clock } from '../../server/clock.ts';
+import { clock, setClock } from '../../server/clock.ts';
 import { Note, NoteContent, type User } from '../../server/db/entities/index.ts';
+import { navCounts } from '../../server/domain/notes/note-counts.ts';
 import { purgeTrash } from '../../server/domain/notes/organise.service.ts';
-import { CoreType, Flow } from '../../src/enums.ts';
+import { CoreType, Flow, NoteKind } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
+import { countsAsListed } from '../helpers/nav-counts.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -164,6 +166,32 @@ describe('search', () => {
     expect(await q('默')).toEqual(['冥想', '设置']);
   });
 
+  test('a CJK phrase matches within one highlight or the text, never across two highlights', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const note = await makeNote(user, '分开', 'Nothing in Chinese here.');
+    for (const text of ['提升用户', '户体验很好'])
+      await caller.highlights.create({ id: newId(), noteId: note.id, coreType: CoreType.textNote, text });
+    await makeNote(user, '产品', '提升用户体验的十个方法。');
+    const q = async (query: string) =>
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => p.title).sort();
+    expect(await q('用户体验')).toEqual(['产品']);
+    expect(await q('户体验')).toEqual(['产品', '分开']);
+    expect(await q('提升用户')).toEqual(['产品', '分开']);
+  });
+
+  test('an article longer than a search vector has positions for is still searched exactly', async () => {
+    const { caller, user } = await signedInUser(deps);
+    // 16,400 CJK characters (none of their bigrams more than 256 times), then the phrase.
+    const filler = Array.from({ length: 16_400 }, (_, i) => String.fromCodePoint(0x4e00 + (i % 97))).join('');
+    await makeNote(user, '长文', `${filler}，长文末尾的用户画像。`);
+    await makeNote(user, '产品', '提升用户体验的十个方法。');
+    const q = async (query: string) =>
+      (await caller.notes.list({ nav: 'all', q: query })).items.map((p) => p.title).sort();
+    expect(await q('用户画像')).toEqual(['长文']);
+    expect(await q('画像用户')).toEqual([]);
+    expect(await q('用户体验')).toEqual(['产品']);
+  });
+
   test('Latin words by prefix, highlights and annotations count, #tags filter', async () => {
     const { caller, user } = await signedInUser(deps);
     await makeNote(user, 'Gardens', 'Notes on patient gardening.', { tags: ['home'] });
@@ -294,5 +322,133 @@ describe('another user', () => {
     const mine = (await owner.caller.notes.list({ nav: 'all' })).items[0];
     expect(mine).toMatchObject({ title: 'Private', flow: Flow.inbox, tags: [] });
     expect((await owner.caller.folders.list()).map((f) => f.name)).toEqual(['Mine']);
+  });
+});
+
+describe('left-nav counts', () => {
+  test('every entry counts what its list shows, through every change to a note; daily notes and another user’s notes never count', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    await makeNote(other.user, 'Theirs', 'text');
+    await other.caller.notes.clip({ url: 'https://example.test/theirs' });
+    const empty = { all: 0, later: 0, star: 0, archive: 0, unarchive: 0, trash: 0, '24h': 0, notag: 0 };
+    expect(await countsAsListed(caller)).toEqual(empty);
+
+    const a = await makeNote(user, 'A', 'text a');
+    const b = await makeNote(user, 'B', 'text b');
+    const c = await makeNote(user, 'C', 'text c', { tags: ['keep'] });
+    const d = await makeNote(user, 'D', 'text d', { flow: Flow.later });
+    // Saved now (the others weeks ago), so it is also in 24 Hours.
+    const { note: saved } = await caller.notes.clip({ url: 'https://example.test/saved-now' });
+    await caller.highlights.create({
+      id: newId(),
+      noteId: saved.id,
+      coreType: CoreType.textNote,
+      text: 'new',
+    });
+    await caller.daily.save({ date: '2026-03-14', text: 'a day', baseText: '', baseVersion: 0 });
+    const start = { all: 5, later: 1, star: 0, archive: 0, unarchive: 5, trash: 0, '24h': 1, notag: 4 };
+    expect(await countsAsListed(caller)).toEqual(start);
+
+    await caller.notes.setFlow({ ids: [a.id], flow: Flow.later });
+    await caller.notes.setFlow({ ids: [b.id], flow: Flow.shortlist });
+    await caller.notes.setFlow({ ids: [c.id, d.id], flow: Flow.archive });
+    const moved = { ...start, later: 1, star: 1, archive: 2, unarchive: 3 };
+    expect(await countsAsListed(caller)).toEqual(moved);
+
+    await caller.notes.addTag({ ids: [a.id, b.id], tag: 'x' });
+    expect(await countsAsListed(caller)).toEqual({ ...moved, notag: 2 });
+    await caller.notes.removeTag({ ids: [a.id], tag: 'x' });
+    await caller.notes.mergeTags({ from: ['x', 'keep'], to: 'y' });
+    expect(await countsAsListed(caller)).toEqual({ ...moved, notag: 3 });
+
+    await caller.notes.moveToFolder({
+      ids: [a.id],
+      folderId: (await caller.folders.create({ name: 'F' })).id,
+    });
+    await caller.notes.trash({ ids: [a.id, d.id, saved.id] });
+    const trashed = { all: 2, later: 0, star: 1, archive: 1, unarchive: 1, trash: 3, '24h': 0, notag: 0 };
+    expect(await countsAsListed(caller)).toEqual(trashed);
+    await caller.notes.restore({ ids: [a.id] });
+    await caller.notes.deleteForever({ ids: [d.id] });
+    expect(await countsAsListed(caller)).toEqual({
+      ...trashed,
+      all: 3,
+      later: 1,
+      unarchive: 2,
+      trash: 1,
+      notag: 1,
+    });
+
+    // Highlights count only for 24 Hours, and only on a note outside the trash (not `saved`'s).
+    const highlight = await caller.highlights.create({
+      id: newId(),
+      noteId: c.id,
+      coreType: CoreType.textNote,
+      text: 'highlighted today',
+    });
+    expect((await countsAsListed(caller))['24h']).toBe(1);
+    await caller.highlights.delete({ id: highlight.id });
+    expect((await countsAsListed(caller))['24h']).toBe(0);
+
+    await purgeTrash(deps.orm.em.fork(), new Date(clock.now().getTime() + 31 * 86_400_000));
+    expect(await countsAsListed(caller)).toEqual({
+      ...trashed,
+      all: 3,
+      later: 1,
+      unarchive: 2,
+      trash: 0,
+      notag: 1,
+    });
+    expect(await countsAsListed(other.caller)).toEqual({
+      ...empty,
+      all: 2,
+      unarchive: 2,
+      '24h': 1,
+      notag: 2,
+    });
+  });
+
+  test('24 Hours counts what was saved or highlighted after exactly a day before now, by the clock', async () => {
+    const start = new Date('2026-05-10T12:00:00Z');
+    setClock(start);
+    try {
+      const { caller, user } = await signedInUser(deps);
+      const other = await signedInUser(deps);
+      const old = await makeNote(user, 'Old, highlighted now', 'text');
+      const both = await caller.notes.clip({ url: 'https://example.test/saved-and-highlighted' });
+      for (const noteId of [old.id, both.note.id, both.note.id]) {
+        await caller.highlights.create({ id: newId(), noteId, coreType: CoreType.textNote, text: 'marked' });
+      }
+      const binned = await caller.notes.clip({ url: 'https://example.test/binned' });
+      await caller.notes.trash({ ids: [binned.note.id] });
+      await caller.daily.save({ date: '2026-05-10', text: 'a day', baseText: '', baseVersion: 0 });
+      const theirs = await makeNote(other.user, 'Theirs', 'text');
+      await other.caller.highlights.create({
+        id: newId(),
+        noteId: theirs.id,
+        coreType: CoreType.textNote,
+        text: 'their mark',
+      });
+      await other.caller.notes.clip({ url: 'https://example.test/theirs-now' });
+
+      expect((await caller.notes.counts())['24h']).toBe(2);
+      setClock(new Date(start.getTime() + 86_400_000 - 60_000));
+      expect((await caller.notes.counts())['24h']).toBe(2);
+      setClock(new Date(start.getTime() + 86_400_000 + 60_000));
+      expect((await caller.notes.counts())['24h']).toBe(0);
+
+      // To the millisecond: the newest of those rows is in until a day has passed since it.
+      const [row] = await deps.orm.em.fork().execute<{ newest: string }[]>(
+        `select greatest((select max(created_at) from note where user_id = ? and kind = ${NoteKind.web} and trashed_at is null),
+                         (select max(created_at) from highlight where user_id = ?)) as newest`,
+        [user.id, user.id],
+      );
+      const dayAfter = new Date(row?.newest ?? Number.NaN).getTime() + 86_400_000;
+      expect((await navCounts(deps.orm.em.fork(), user, new Date(dayAfter - 1)))['24h']).toBe(1);
+      expect((await navCounts(deps.orm.em.fork(), user, new Date(dayAfter)))['24h']).toBe(0);
+    } finally {
+      setClock(TEST_NOW);
+    }
   });
 });

@@ -3,41 +3,15 @@
 // whole service call in-process (SQL build, query, mapping) and of the raw SQL it runs, their
 // ratio, and the query plan's top nodes. Budgets (DESIGN.md): a 50-item list p95 < 15 ms and
 // ≤ 1.5× its raw SQL; keyword search p95 < 50 ms.
-import pg from 'pg';
-import { User } from '../../server/db/entities/index.ts';
-import { createOrm } from '../../server/db/orm.ts';
 import { listHighlights } from '../../server/domain/highlights/highlights.service.ts';
-import { listNotes, noteListSql } from '../../server/domain/notes/note-list.ts';
+import { listNotes, noteListSql, noteSearchTarget } from '../../server/domain/notes/note-list.ts';
+import { exactPhrases } from '../../server/domain/search/search-condition.ts';
 import { SortOrder } from '../../src/enums.ts';
 import type { NoteListInput } from '../../src/schemas/notes.ts';
+import { openBenchUser, time, toPg } from './bench-db.ts';
 
-const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench';
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
-const orm = await createOrm(BENCH_URL, { pool: { min: 1, max: 2 } });
-const raw = new pg.Client({ connectionString: BENCH_URL });
-await raw.connect();
-const user = await orm.em.fork().findOneOrFail(User, { email: 'bench@example.test' });
-const [{ n: highlightCount }] = (
-  await raw.query('select count(*)::int n from highlight where user_id = $1', [user.id])
-).rows;
-
-const toPg = (sql: string) => {
-  let i = 0;
-  return sql.replace(/\?/g, () => `$${++i}`);
-};
-
-async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 5; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
-  return { p50: at(0.5), p95: at(0.95) };
-}
+const { orm, raw, user, highlightCount } = await openBenchUser();
 
 function planSummary(rows: { 'QUERY PLAN': string }[]): string {
   return rows
@@ -76,10 +50,12 @@ console.log('-----------------------------|----------------------|--------------
 const results: { name: string; p95: number; ratio: number; search: boolean }[] = [];
 for (const [name, partial] of cases) {
   const input: NoteListInput = { nav: 'all', sort: SortOrder.newestFirst, limit: 50, ...partial };
-  const service = await time(() => listNotes(orm.em.fork(), user, input));
-  const { sql, params } = noteListSql(user, input);
+  const service = await time(() => listNotes(orm.em.fork(), user, input), RUNS);
+  const { sql, params } = noteListSql(user, input, {
+    exactPhrases: await exactPhrases(orm.em.fork(), input.q ?? '', noteSearchTarget(user)),
+  });
   const pgSql = toPg(sql);
-  const rawTime = await time(() => raw.query(pgSql, params));
+  const rawTime = await time(() => raw.query(pgSql, params), RUNS);
   const plan = planSummary((await raw.query(`explain (analyze, costs off) ${pgSql}`, params)).rows);
   // The ratio is judged at p50: at about a millisecond, p95 is dominated by scheduler noise.
   const ratio = service.p50 / rawTime.p50;
@@ -97,7 +73,7 @@ for (const [name, filter] of [
   ['highlight search 用户体验', { q: '用户体验' }],
   ['highlight search garden', { q: 'garden' }],
 ] as const) {
-  const t = await time(() => listHighlights(orm.em.fork(), user, { limit: 50, ...filter }));
+  const t = await time(() => listHighlights(orm.em.fork(), user, { limit: 50, ...filter }), RUNS);
   const search = name.includes('search');
   results.push({ name, p95: t.p95, ratio: 1, search });
   console.log(`${name.padEnd(28)} | ${t.p50.toFixed(1).padStart(8)} / ${t.p95.toFixed(1).padStart(8)}  |`);

@@ -1,11 +1,15 @@
 // `npm run seed:bench [-- --pages 20000 --highlights 200000]`: one user with that many notes and
 // highlights (mixed English, Chinese, Japanese) in BENCH_DATABASE_URL (default: margin_bench on
 // the local PostgreSQL, recreated). Rows are written in large multi-row INSERTs, with the same
-// tokenizer and columns the app writes.
+// tokenizer and columns the app writes, a chunk of notes at a time (1,000,000 notes fit in memory).
+// Notes are 37 minutes apart and the newest was saved just before the seed ran (older ones go as
+// far back as the count needs), so the 24 Hours view holds the last day's ~39 notes plus a few
+// older notes highlighted in that day, at any size.
 import pg from 'pg';
 import { createOrm, migrate } from '../../server/db/orm.ts';
 import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
 import { tsvectorLiteral } from '../../src/search/tokens.ts';
+import { BENCH_URL } from './bench-db.ts';
 import { languageFor, prng, sentence } from './corpus.ts';
 
 const arg = (name: string, fallback: number) => {
@@ -14,7 +18,12 @@ const arg = (name: string, fallback: number) => {
 };
 const NOTES = arg('pages', 20_000);
 const HIGHLIGHTS = arg('highlights', 200_000);
-export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench';
+
+const MINUTE_MS = 60_000;
+const NOTE_SPACING_MS = 37 * MINUTE_MS;
+/** One highlight in this many is written in the last day on an older note (the 24 Hours view's other half). */
+const RECENT_HIGHLIGHT_EVERY = 5000;
+const NOTE_CHUNK = 10_000;
 
 async function recreateDatabase(url: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url.replace(/\/[^/]+$/, '/postgres') });
@@ -79,62 +88,62 @@ await insertRows(
 );
 const TAGS = ['reading', 'work', 'ideas', '学习', '研究', '読書', 'later', 'quotes'];
 const FLOWS = [Flow.inbox, Flow.inbox, Flow.later, Flow.shortlist, Flow.archive];
-const base = Date.parse('2024-01-01T00:00:00Z');
+// A note's own highlights follow it within its 37 minutes, so the newest note is one spacing old.
+const newest = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS - NOTE_SPACING_MS;
+const base = newest - (NOTES - 1) * NOTE_SPACING_MS;
+const noteCreated = (i: number) => new Date(base + i * NOTE_SPACING_MS);
 const noteIds: string[] = [];
-const noteRows: unknown[][] = [];
-const contentRows: unknown[][] = [];
-for (let i = 0; i < NOTES; i++) {
-  const id = `bp${String(i).padStart(8, '0')}`;
-  noteIds.push(id);
-  const language = languageFor(random);
-  const title = sentence(random, language).slice(0, 80);
-  const text = Array.from({ length: 12 }, () => sentence(random, language)).join('\n\n');
-  const created = new Date(base + i * 60_000 * 37);
-  const tags = random() < 0.6 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
-  const trashed = random() < 0.02 ? created : null;
-  noteRows.push([
-    id,
-    userId,
-    `https://bench.example/${i}`,
-    id.padEnd(64, '0'),
-    title,
-    text.slice(0, 200),
-    FLOWS[i % FLOWS.length],
-    trashed,
-    `{${tags.map((t) => `"${t}"`).join(',')}}`,
-    ClipStatus.done,
-    0,
-    created,
-    created,
-    tsvectorLiteral(title, text),
-    i % 2 === 0 ? FOLDERS[(i / 2) % FOLDERS.length] : null,
-  ]);
-  contentRows.push([id, `<p>${text}</p>`, text, created]);
+const noteColumns = [
+  'id',
+  'user_id',
+  'url',
+  'url_hash',
+  'title',
+  'excerpt',
+  'flow',
+  'trashed_at',
+  'tags',
+  'clip_status',
+  'highlight_count',
+  'created_at',
+  'updated_at',
+  'search_vector',
+  'folder_id',
+];
+for (let from = 0; from < NOTES; from += NOTE_CHUNK) {
+  const noteRows: unknown[][] = [];
+  const contentRows: unknown[][] = [];
+  for (let i = from; i < Math.min(NOTES, from + NOTE_CHUNK); i++) {
+    const id = `bp${String(i).padStart(8, '0')}`;
+    noteIds.push(id);
+    const language = languageFor(random);
+    const title = sentence(random, language).slice(0, 80);
+    const text = Array.from({ length: 12 }, () => sentence(random, language)).join('\n\n');
+    const created = noteCreated(i);
+    const tags = random() < 0.6 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
+    const trashed = random() < 0.02 ? created : null;
+    noteRows.push([
+      id,
+      userId,
+      `https://bench.example/${i}`,
+      id.padEnd(64, '0'),
+      title,
+      text.slice(0, 200),
+      FLOWS[i % FLOWS.length],
+      trashed,
+      `{${tags.map((t) => `"${t}"`).join(',')}}`,
+      ClipStatus.done,
+      0,
+      created,
+      created,
+      tsvectorLiteral(title, text),
+      i % 2 === 0 ? FOLDERS[(i / 2) % FOLDERS.length] : null,
+    ]);
+    contentRows.push([id, `<p>${text}</p>`, text, created]);
+  }
+  await insertRows(client, 'note', noteColumns, noteRows, { search_vector: '::tsvector', tags: '::text[]' });
+  await insertRows(client, 'note_content', ['note_id', 'content_html', 'text', 'updated_at'], contentRows);
 }
-await insertRows(
-  client,
-  'note',
-  [
-    'id',
-    'user_id',
-    'url',
-    'url_hash',
-    'title',
-    'excerpt',
-    'flow',
-    'trashed_at',
-    'tags',
-    'clip_status',
-    'highlight_count',
-    'created_at',
-    'updated_at',
-    'search_vector',
-    'folder_id',
-  ],
-  noteRows,
-  { search_vector: '::tsvector', tags: '::text[]' },
-);
-await insertRows(client, 'note_content', ['note_id', 'content_html', 'text', 'updated_at'], contentRows);
 console.log(`notes: ${NOTES} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const highlightRows: unknown[][] = [];
@@ -145,7 +154,11 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
   const text = sentence(random, languageFor(random));
   const annotation = random() < 0.2 ? sentence(random, languageFor(random)) : null;
   highlightsOfNote[noteIndex]?.push(text, ...(annotation ? [annotation] : []));
-  const created = new Date(base + noteIndex * 60_000 * 37 + i * 1000);
+  // Within its note's 37 minutes, except a few written in the last day on an older note.
+  const created =
+    i % RECENT_HIGHLIGHT_EVERY === RECENT_HIGHLIGHT_EVERY - 1
+      ? new Date(newest - (Math.floor(i / RECENT_HIGHLIGHT_EVERY) % 1380) * MINUTE_MS)
+      : new Date(noteCreated(noteIndex).getTime() + (i % 2220) * 1000);
   const tags = random() < 0.3 ? [TAGS[Math.floor(random() * TAGS.length)] as string] : [];
   highlightRows.push([
     `bn${String(i).padStart(10, '0')}`,

@@ -1,9 +1,11 @@
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { CoreType } from '../../src/enums.ts';
+import { CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { countsAsListed } from '../helpers/nav-counts.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
 import { callProcedure, makeFixtures } from './router-inventory.ts';
 
 // The same request many times at once, as a double-clicking user, a retrying offline queue or an
@@ -138,5 +140,58 @@ describe('parallel requests', () => {
       user.id,
     ]);
     expect(note?.tags.filter((t) => t === 'twice')).toEqual(['twice']);
+  });
+
+  test('parallel flow changes, trash, restore, tags, saves and deletes leave every left-nav count exact', async () => {
+    const { caller, token, user } = await makeFixtures(deps);
+    const notes = [];
+    for (let i = 0; i < 12; i++) {
+      notes.push(
+        await makeClippedNote(deps, user.id, { title: `n${i}`, text: 'text', tags: i % 3 ? [] : ['t'] }),
+      );
+    }
+    const ids = notes.map((n) => n.id);
+    // Overlapping selections, so requests wait on each other's rows.
+    const some = (k: number) => [...new Set([ids[k % 12], ids[(k * 5 + 1) % 12], ids[(k * 7 + 3) % 12]])];
+    const flows = [Flow.inbox, Flow.later, Flow.shortlist, Flow.archive];
+    const mutation = (path: string) => ({ path, type: 'mutation' }) as const;
+    const calls = Array.from({ length: 56 }, (_, k) => {
+      const selection = { ids: some(k) };
+      switch (k % 7) {
+        case 0:
+          return callProcedure(app, mutation('notes.setFlow'), { ...selection, flow: flows[k % 4] }, token);
+        case 1:
+          return callProcedure(app, mutation('notes.trash'), selection, token);
+        case 2:
+          return callProcedure(app, mutation('notes.restore'), selection, token);
+        case 3:
+          return callProcedure(app, addTag, { ...selection, tag: 'x' }, token);
+        case 4:
+          return callProcedure(app, mutation('notes.removeTag'), { ...selection, tag: 't' }, token);
+        case 5:
+          return callProcedure(app, mutation('notes.deleteForever'), selection, token);
+        default:
+          return callProcedure(
+            app,
+            mutation('notes.clip'),
+            { url: `https://example.test/parallel/${k}` },
+            token,
+          );
+      }
+    });
+    const results = await Promise.all(calls);
+    // Every request answers: a statement that did not apply is a 200 with changed 0 or a 404
+    // (its notes were deleted by another), never a deadlock or a server error.
+    expect(results.filter((r) => r.status !== 200 && r.status !== 404)).toEqual([]);
+    const counts = await countsAsListed(caller);
+    expect(counts.all + counts.trash).toBe(
+      Number(
+        (
+          await rows<{ n: string }>('select count(*) as n from note where user_id = ? and kind = 1', [
+            user.id,
+          ])
+        )[0]?.n,
+      ),
+    );
   });
 });

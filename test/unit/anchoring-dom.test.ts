@@ -1,7 +1,14 @@
 // @vitest-environment jsdom
 import { parseHTML } from 'linkedom';
 import { describe, expect, test } from 'vitest';
-import { offsetsFromRange, positionAt, rangeFromOffsets, textIndex } from '../../src/anchoring/dom.ts';
+import {
+  boundsFromOffsets,
+  offsetsFromRange,
+  positionAt,
+  rangeFromOffsets,
+  textIndex,
+  textOffsetAt,
+} from '../../src/anchoring/dom.ts';
 import { anchor, describeRange } from '../../src/anchoring/index.ts';
 import { domText } from '../../src/text/dom-text.ts';
 
@@ -103,5 +110,37 @@ describe('rangeFromOffsets and offsetsFromRange', () => {
     const range = rangeFromOffsets(rerendered, result.start, result.end, after)!;
     expect(range.toString()).toBe('東京は大き');
     expect(range.startContainer.parentElement?.tagName).toBe('P');
+  });
+});
+
+describe('boundsFromOffsets and textOffsetAt', () => {
+  test('the bounds a StaticRange is made from are those of rangeFromOffsets', () => {
+    const root = mount(SAMPLES[0]!);
+    const index = textIndex(root);
+    const start = index.text.indexOf('bold world.');
+    const end = index.text.indexOf('paragraph') + 4;
+    const bounds = boundsFromOffsets(index, start, end)!;
+    const range = rangeFromOffsets(root, start, end, index)!;
+    expect(bounds).toEqual({
+      startContainer: range.startContainer,
+      startOffset: range.startOffset,
+      endContainer: range.endContainer,
+      endOffset: range.endOffset,
+    });
+    const separator = index.text.indexOf('\n\n');
+    expect(boundsFromOffsets(index, separator, separator + 2)).toBeNull();
+  });
+
+  test('a character in the DOM gives its text offset; a collapsed one gives the next kept one', () => {
+    const root = mount(SAMPLES[0]!);
+    const index = textIndex(root);
+    const bold = root.querySelector('b')!.firstChild as Text;
+    expect(textOffsetAt(index, bold, 1)).toBe(index.text.indexOf('bold') + 1);
+    // "Second   paragraph": the second and third spaces are collapsed away.
+    const second = root.querySelectorAll('p')[1]!.firstChild as Text;
+    const collapsed = second.data.indexOf('   ') + 1;
+    expect(textOffsetAt(index, second, collapsed)).toBe(index.text.indexOf('paragraph'));
+    const outside = document.createTextNode('elsewhere');
+    expect(textOffsetAt(index, outside, 0)).toBeNull();
   });
 });

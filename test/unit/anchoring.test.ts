@@ -251,6 +251,15 @@ describe('anchorAll', () => {
     ]);
   });
 
+  test('takes highlights in reading order whatever order they come in, results in input order', () => {
+    const phrases = ['Margin keeps', 'moves with its text', 'the same phrase', 'shown as detached'];
+    const ranges = phrases.map((phrase) => highlight(ARTICLE, phrase)).reverse();
+    const edited = `A new first paragraph.\n\n${ARTICLE}`;
+    const results = anchorAll(edited, ranges);
+    expect(results.map((result) => placed(edited, result))).toEqual([...phrases].reverse());
+    expect(results.every((result) => result.status === 'exact-quote')).toBe(true);
+  });
+
   test('gives the same answers as anchor one by one', () => {
     const ranges = ['Margin keeps', 'the same phrase', 'detached'].map((phrase) =>
       highlight(ARTICLE, phrase),

@@ -1,5 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.ts';
+import {
+  ConfigError,
+  defaultClipConcurrency,
+  defaultExtractPoolSize,
+  loadConfig,
+} from '../../server/config.ts';
 
 describe('configuration', () => {
   test('defaults need no environment at all', () => {
@@ -73,5 +79,38 @@ describe('configuration', () => {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
     expect(() => loadConfig({ TRUST_PROXY: 'loopback,proxy.example' })).toThrow(/proxy\.example/);
+  });
+
+  test('clip workload: the pool follows the core count and the concurrency the pool, unless set', () => {
+    const pool = defaultExtractPoolSize(availableParallelism());
+    expect(loadConfig({})).toMatchObject({
+      extractPoolSize: pool,
+      clipConcurrency: defaultClipConcurrency(pool),
+    });
+    expect(loadConfig({ CLIP_CONCURRENCY: '', EXTRACT_POOL_SIZE: '' }).extractPoolSize).toBe(pool);
+    expect(loadConfig({ EXTRACT_POOL_SIZE: '3' })).toMatchObject({
+      extractPoolSize: 3,
+      clipConcurrency: defaultClipConcurrency(3),
+    });
+    expect(loadConfig({ CLIP_CONCURRENCY: '12', EXTRACT_POOL_SIZE: '1' })).toMatchObject({
+      clipConcurrency: 12,
+      extractPoolSize: 1,
+    });
+    expect([1, 2, 4, 8, 64].map(defaultExtractPoolSize)).toEqual([1, 2, 4, 4, 4]);
+    for (const size of [1, 2, 4]) expect(defaultClipConcurrency(size)).toBeGreaterThan(size);
+  });
+
+  test('a clip concurrency or pool size that is not a whole number in range fails start-up, naming it', () => {
+    for (const bad of ['0', '-2', '1.5', 'four', '257']) {
+      expect(() => loadConfig({ CLIP_CONCURRENCY: bad }), bad).toThrow(
+        /CLIP_CONCURRENCY: a whole number from 1 to 256/,
+      );
+    }
+    for (const bad of ['0', '2.5', 'all', '65']) {
+      expect(() => loadConfig({ EXTRACT_POOL_SIZE: bad }), bad).toThrow(
+        /EXTRACT_POOL_SIZE: a whole number from 1 to 64/,
+      );
+    }
+    expect(() => loadConfig({ CLIP_CONCURRENCY: 'x', EXTRACT_POOL_SIZE: 'y' })).toThrow(ConfigError);
   });
 });

@@ -93,7 +93,7 @@ describe('the runtime image, replayed', () => {
       './jobs/workers.ts',
       './jobs/heartbeat.ts',
       // Loaded in a worker thread by the clip worker's extraction pool.
-      './server/domain/clip/extract/worker-entry.ts',
+      './server/domain/clip/extract-worker.ts',
     ];
     const script = `${modules.map((m) => `await import(${JSON.stringify(m)});`).join(' ')} console.log('loaded');`;
     // The process must also exit by itself: an import that opened a connection would keep it alive.

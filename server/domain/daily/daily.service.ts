@@ -5,12 +5,12 @@ import { dayKey } from '../../../src/rules/daily-counter.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { mergeText } from '../../../src/rules/merge-text.ts';
 import type { DailyNote } from '../../../src/schemas/daily.ts';
-import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
 import { asDate } from '../../db/row.ts';
 import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
 import { type ExportFormat, exportFile } from '../notes/notes.service.ts';
+import { exactPhrases, type SearchTarget, searchCondition } from '../search/search-condition.ts';
 import { indexNote } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
@@ -221,15 +221,18 @@ export async function listDays(
     where.push('n.daily_date < ?');
     params.push(input.cursor);
   }
-  const parts = queryParts(input.q ?? '');
-  const tsquery = tsqueryLiteral(parts);
-  if (tsquery) {
-    where.push('n.search_vector @@ ?::tsquery');
-    params.push(tsquery);
-    for (const run of substringChecks(parts)) {
-      where.push('strpos(lower(c.text), ?) > 0');
-      params.push(run);
-    }
+  const q = input.q ?? '';
+  const search: SearchTarget = {
+    table: 'note',
+    alias: 'n',
+    vectors: ['search_vector'],
+    userId: user.id,
+    contains: (run) => ({ sql: 'strpos(lower(c.text), ?) > 0', params: [run] }),
+  };
+  const matches = searchCondition(q, search, await exactPhrases(em, q, search));
+  if (matches) {
+    where.push(matches.sql);
+    params.push(...matches.params);
   }
   params.push(input.limit + 1);
   const rows = await em.execute<{ id: string; daily_date: string; text: string; updated_at: Date }[]>(

@@ -1,7 +1,7 @@
 import { textNoteHasLink } from '../../../src/rules/link.ts';
 import type { HighlightListItem, Highlight as HighlightView } from '../../../src/schemas/highlights.ts';
 import type { Highlight } from '../../db/entities/index.ts';
-import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
+import { asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
 
 /** What the client's highlight is built from: the entity's columns, by property name. */
 type HighlightField =
@@ -34,12 +34,12 @@ function highlightView(read: FieldReader<HighlightField>): HighlightView {
     detached: Boolean(read('detached')),
     annotation:
       annotation && annotationId && annotatedAt
-        ? { id: String(annotationId), message: String(annotation), createdAt: asDate(annotatedAt) }
+        ? { id: String(annotationId), message: String(annotation), createdAt: asEpochMs(annotatedAt) }
         : null,
     tags: (read('tags') as string[] | null | undefined) ?? [],
     hasLink: textNoteHasLink(text, coreType),
-    createdAt: asDate(read('createdAt')),
-    updatedAt: asDate(read('updatedAt')),
+    createdAt: asEpochMs(read('createdAt')),
+    updatedAt: asEpochMs(read('updatedAt')),
   };
 }
 
@@ -53,10 +53,15 @@ export function toHighlightView(highlight: Highlight): HighlightView {
   return highlightView((field) => (field === 'noteId' ? noteIdOf(highlight) : highlight[field]));
 }
 
+/** A raw highlight row (snake_case columns) straight to the client's highlight. */
+export function rowToHighlightView(row: Record<string, unknown>): HighlightView {
+  return highlightView(rowReader(row));
+}
+
 /** A raw highlight row joined with its note's title and url, straight to the list shape. */
 export function rowToHighlightListItem(row: Record<string, unknown>): HighlightListItem {
   return {
-    ...highlightView(rowReader(row)),
+    ...rowToHighlightView(row),
     note: row.note_id
       ? { id: String(row.note_id), title: String(row.note_title ?? ''), url: String(row.note_url ?? '') }
       : null,

@@ -10,13 +10,14 @@ import type {
   Highlight as HighlightView,
   UpdateHighlightInput,
 } from '../../../src/schemas/highlights.ts';
-import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, Note, NoteContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import { preparedRows } from '../../db/prepared.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
+import { exactPhrases, type SearchTarget, searchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
-import { rowToHighlightListItem, toHighlightView } from './highlight-view.ts';
+import { rowToHighlightListItem, rowToHighlightView, toHighlightView } from './highlight-view.ts';
 
 /** Highlights and image highlights count towards the note's highlight count; text notes don't. */
 const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
@@ -167,28 +168,38 @@ export async function locateHighlight(em: EntityManager, user: User, id: string)
   return { noteId: null, dailyDate: day.dailyDate ?? null };
 }
 
-/** A note's highlights in reading order (detached ones last). */
+/** The highlight columns the client's highlight is mapped from (highlight-view.ts). */
+const HIGHLIGHT_COLUMNS = `h.id, h.note_id, h.core_type, h.text, h.slot_id, h.style, h.image_url, h.selectors,
+  h.position_start, h.detached, h.annotation_id, h.annotation, h.annotated_at, h.tags, h.created_at, h.updated_at`;
+
+/**
+ * A note's highlights in reading order (detached ones last), in one statement that also tells a
+ * note that is not the user's web note (no row) from one without highlights (one row, no id).
+ */
+const NOTE_HIGHLIGHTS_SQL = `select ${HIGHLIGHT_COLUMNS}
+  from note n left join highlight h on h.note_id = n.id and h.user_id = n.user_id
+  where n.id = ? and n.user_id = ? and n.kind = ${NoteKind.web}
+  order by h.position_start asc nulls last, h.created_at asc`;
+
+/** A note's highlights in reading order (detached ones last), read without hydrating entities. */
 export async function noteHighlights(
   em: EntityManager,
   user: User,
   noteId: string,
 ): Promise<HighlightView[]> {
-  return (await noteWithHighlights(em, user, noteId)).highlights;
+  const rows = await preparedRows(em, NOTE_HIGHLIGHTS_SQL, [noteId, user.id]);
+  if (!rows.length) throw new AppError('NOT_FOUND');
+  return rows.filter((row) => row.id !== null).map(rowToHighlightView);
 }
 
-/** One of the user's web notes with its highlights in reading order (two queries). */
+/** One of the user's web notes with its highlights in reading order. */
 export async function noteWithHighlights(
   em: EntityManager,
   user: User,
   noteId: string,
 ): Promise<{ note: Note; highlights: HighlightView[] }> {
   const note = await ownNote(em, user, noteId);
-  const highlights = await em.find(
-    Highlight,
-    { note: noteId, user: user.id },
-    { orderBy: { positionStart: 'asc nulls last', createdAt: 'asc' } },
-  );
-  return { note, highlights: highlights.map(toHighlightView) };
+  return { note, highlights: await noteHighlights(em, user, noteId) };
 }
 
 export interface HighlightFilter {
@@ -220,15 +231,18 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
     where.push('h.tags @> ?::text[]');
     params.push(pgTextArray([filter.tag]));
   }
-  const parts = queryParts(filter.q ?? '');
-  const tsquery = tsqueryLiteral(parts);
-  if (tsquery) {
-    where.push('h.search_vector @@ ?::tsquery');
-    params.push(tsquery);
-    for (const run of substringChecks(parts)) {
-      where.push(`strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0`);
-      params.push(run);
-    }
+  const q = filter.q ?? '';
+  const search: SearchTarget = {
+    table: 'highlight',
+    alias: 'h',
+    vectors: ['search_vector'],
+    userId: user.id,
+    contains: (run) => ({ sql: `strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0`, params: [run] }),
+  };
+  const matches = searchCondition(q, search, await exactPhrases(em, q, search));
+  if (matches) {
+    where.push(matches.sql);
+    params.push(...matches.params);
   }
   const after = decodeCursor(filter.cursor);
   if (after) {
@@ -236,12 +250,15 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
     params.push(after.createdAt, after.id);
   }
   params.push(filter.limit + 1);
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `select h.id, h.note_id, h.core_type, h.text, h.slot_id, h.style, h.image_url, h.selectors,
-       h.position_start, h.detached, h.annotation_id, h.annotation, h.annotated_at, h.tags, h.created_at,
-       h.updated_at, n.title as note_title, n.url as note_url
-     from highlight h join note n on n.id = h.note_id
-     where ${where.join(' and ')} order by h.created_at desc, h.id desc limit ?`,
+  // The page is chosen before its notes are joined: a search can match thousands of highlights,
+  // and joining each to its note before sorting cost more than the search itself.
+  const rows = await preparedRows(
+    em,
+    `select h.*, n.title as note_title, n.url as note_url
+     from (select ${HIGHLIGHT_COLUMNS} from highlight h
+       where ${where.join(' and ')} order by h.created_at desc, h.id desc limit ?) h
+     join note n on n.id = h.note_id
+     order by h.created_at desc, h.id desc`,
     params,
   );
   return pageOf(rows.map(rowToHighlightListItem), filter.limit);

@@ -7,7 +7,6 @@ import { Note, NoteContent } from '../../db/entities/index.ts';
 import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
 import { decodeHtml } from '../clip/decode.ts';
 import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
-import { sanitizeArticleHtml } from '../clip/sanitize.ts';
 import { reanchorNote } from '../highlights/highlights.service.ts';
 import { indexNote } from '../search/search-index.ts';
 import { finishClip, startClip } from './clip-state.ts';
@@ -55,8 +54,18 @@ async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
 }
 
 /**
+ * The HTML the client sent. A note the client sent is never fetched: one without its HTML
+ * (half-saved before saving was one transaction) fails, and saving it again brings the HTML.
+ */
+async function sentHtml(em: EntityManager, noteId: string): Promise<string> {
+  const stored = await em.findOne(NoteContent, { note: noteId }, { populate: ['originalHtml'] });
+  if (!stored?.originalHtml) throw new PermanentClipError('stale');
+  return stored.originalHtml;
+}
+
+/**
  * Clips one note for one attempt: status 4 while working, fetch (unless the client sent the HTML),
- * extract off the event loop, sanitise, store, done. Idempotent: running it again rewrites the
+ * extract and sanitise off the event loop, store, done. Idempotent: running it again rewrites the
  * same rows. A job another attempt has overtaken (the note saved again or swept meanwhile), or
  * one whose attempt already ended, does nothing: 'superseded'.
  */
@@ -69,12 +78,7 @@ export async function clipNote(
   if (!note) return 'gone';
   if (!(await startClip(em, job))) return 'superseded';
 
-  const stored = await em.findOne(NoteContent, { note: note.id }, { populate: ['originalHtml'] });
-  // A note the client sent is never fetched: one without its HTML (half-saved before saving was
-  // one transaction) fails, and saving it again brings the HTML.
-  if (note.source === 'html' && !stored?.originalHtml) throw new PermanentClipError('stale');
-  const html =
-    note.source === 'html' && stored?.originalHtml ? stored.originalHtml : await fetchPage(note.url, env);
+  const html = note.source === 'html' ? await sentHtml(em, note.id) : await fetchPage(note.url, env);
 
   let article: Awaited<ReturnType<ExtractionPool['extract']>>;
   try {
@@ -83,7 +87,6 @@ export async function clipNote(
     if (error instanceof ExtractionFailedError) throw new PermanentClipError(`extract:${error.reason}`);
     throw error;
   }
-  const contentHtml = toStorableText(sanitizeArticleHtml(article.contentHtml));
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
   const title = cleanTitle(article.title ?? '') || note.title;
@@ -96,7 +99,7 @@ export async function clipNote(
     await tem.upsert(NoteContent, {
       note: note.id,
       originalHtml: html,
-      contentHtml,
+      contentHtml: article.contentHtml,
       text: article.text,
       updatedAt: clock.now(),
     });

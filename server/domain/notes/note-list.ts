@@ -1,46 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Flow, NoteKind, SortOrder } from '../../../src/enums.ts';
 import { parseSearchQuery } from '../../../src/rules/search-query.ts';
-import type { NavView, NoteListInput, NoteSummary } from '../../../src/schemas/notes.ts';
-import { queryParts, substringChecks, tsqueryLiteral } from '../../../src/search/tokens.ts';
+import type { NavView, NoteListInput } from '../../../src/schemas/notes.ts';
 import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import { preparedRows } from '../../db/prepared.ts';
+import { epochMsSql } from '../../db/row.ts';
 import { cursorId, cursorInstant, cursorText, invalidCursor } from '../cursor.ts';
 import { ownFolder } from '../folders/folders.service.ts';
+import { exactPhrases, type SearchTarget, searchStages } from '../search/search-condition.ts';
 import { rowToNoteSummary } from './note-view.ts';
 
 const DAY_MS = 86_400_000;
 
-/** The note columns a list needs (never the search vector). */
-const NOTE_COLUMNS = [
-  'id',
-  'user_id',
-  'url',
-  'url_hash',
-  'title',
-  'site_name',
-  'author',
-  'published_at',
-  'lead_image_url',
-  'excerpt',
-  'lang',
-  'word_count',
-  'flow',
-  'trashed_at',
-  'folder_id',
-  'tags',
-  'clip_status',
-  'clip_error',
-  'clip_attempts',
-  'source',
-  'highlight_count',
-  'created_at',
-  'updated_at',
-  'clipped_at',
-]
-  .map((c) => `n."${c}"`)
-  .join(', ');
+/** The columns a list row shows (never the search vectors), under the names the row mapping reads. */
+const NOTE_COLUMNS = `n.id, n.url, n.title, n.site_name, n.lead_image_url, n.excerpt, n.flow, n.tags,
+  n.clip_status, n.clip_error, n.highlight_count, ${epochMsSql('n.created_at')} as created_at`;
 
 /** Each sort: the column and direction, with id as the tiebreaker (keyset pagination). */
 const SORTS: Record<SortOrder, { column: 'created_at' | 'updated_at' | 'highlight_count'; desc: boolean }> = {
@@ -92,12 +68,11 @@ interface SortCursor {
 /** highlight_count is a PostgreSQL integer. */
 const INT_MAX = 2_147_483_647;
 
-function encodeSortCursor(note: NoteSummary, column: string): string {
-  const raw =
-    column === 'highlight_count'
-      ? note.highlightCount
-      : (column === 'updated_at' ? note.updatedAt : note.createdAt).toISOString();
-  return Buffer.from(JSON.stringify([raw, note.id])).toString('base64url');
+/** The cursor after a row: its sort value (`sort_key`: epoch ms, or the count) and its id. */
+function encodeSortCursor(row: Record<string, unknown>, column: string): string {
+  const key = Number(row.sort_key);
+  const raw = column === 'highlight_count' ? key : new Date(key).toISOString();
+  return Buffer.from(JSON.stringify([raw, row.id])).toString('base64url');
 }
 
 /**
@@ -132,12 +107,38 @@ export interface NoteListSql {
 }
 
 /**
+ * What the note list searches: a note's own text and its highlights. A run that needs confirming
+ * in the text is looked for in the title, the article and the highlights; CJK has no case, so the
+ * text is searched as stored. Scalar subqueries (not EXISTS) so the planner looks up each
+ * candidate's own rows by key instead of hashing a scan of every note's text.
+ */
+export function noteSearchTarget(user: User): SearchTarget {
+  return {
+    table: 'note',
+    alias: 'n',
+    vectors: ['search_vector', 'highlights_vector'],
+    userId: user.id,
+    contains: (run) => ({
+      sql: `(strpos(n.title, ?) > 0
+        or coalesce((select strpos(c.text, ?) > 0 from note_content c where c.note_id = n.id), false)
+        or coalesce((select bool_or(strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0) from highlight h where h.note_id = n.id), false))`,
+      params: [run, run, run],
+    }),
+  };
+}
+
+/**
  * The note list as one SQL statement: a left-nav view, optionally a tag, a folder and a
  * search, in one of the six sorts, keyset-paginated. Served by the partial indexes of the
  * library migration (and the GIN search indexes when searching). Exposed apart from running it
- * so the benchmark can time the raw SQL against the whole service.
+ * so the benchmark can time the raw SQL against the whole service. `exactPhrases`: as
+ * search-condition.ts's exactPhrases answers for the search and noteSearchTarget.
  */
-export function noteListSql(user: User, input: NoteListInput, now = clock.now()): NoteListSql {
+export function noteListSql(
+  user: User,
+  input: NoteListInput,
+  { now = clock.now(), exactPhrases }: { now?: Date; exactPhrases: boolean },
+): NoteListSql {
   const params: unknown[] = [user.id];
   const where = ['n.user_id = ?', `n.kind = ${NoteKind.web}`];
   where.push(navCondition(input.nav, now, params));
@@ -152,27 +153,10 @@ export function noteListSql(user: User, input: NoteListInput, now = clock.now())
     where.push('n.folder_id = ?');
     params.push(input.folderId);
   }
-  const parts = queryParts(search.text);
-  const tsquery = tsqueryLiteral(parts);
-  if (tsquery) {
-    const matches = '(n.search_vector @@ ?::tsquery or n.highlights_vector @@ ?::tsquery)';
-    params.push(tsquery, tsquery);
-    const checks = substringChecks(parts);
-    if (!checks.length) where.push(matches);
-    else {
-      // CJK runs of 3+ characters: the bigrams matched, now confirm the run itself. CASE makes
-      // PostgreSQL test the cheap index match first and read note text only for candidates;
-      // CJK has no case, so the text is searched as stored.
-      // Scalar subqueries (not EXISTS) so the planner looks up each candidate's own rows by key
-      // instead of hashing a scan of every note's text.
-      const confirm = checks.map(
-        () => `(strpos(n.title, ?) > 0
-        or coalesce((select strpos(c.text, ?) > 0 from note_content c where c.note_id = n.id), false)
-        or coalesce((select bool_or(strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0) from highlight h where h.note_id = n.id), false))`,
-      );
-      where.push(`case when ${matches} then ${confirm.join(' and ')} else false end`);
-      for (const run of checks) params.push(run, run, run);
-    }
+  const matches = searchStages(search.text, noteSearchTarget(user), exactPhrases);
+  if (matches) {
+    where.push(matches.candidates.sql);
+    params.push(...matches.candidates.params);
   }
 
   const sort = SORTS[input.sort];
@@ -183,55 +167,36 @@ export function noteListSql(user: User, input: NoteListInput, now = clock.now())
     params.push(after.value, after.id);
   }
   const direction = sort.desc ? 'desc' : 'asc';
+  const sortKey = sort.column === 'highlight_count' ? 'n.highlight_count' : epochMsSql(`n.${sort.column}`);
+  const order = `order by n.${sort.column} ${direction}, n.id ${direction}`;
+  // CJK phrases read a note's vectors (large, stored apart from the row), so they are checked
+  // on the candidates in order until the page is full, not on every candidate: OFFSET 0 keeps
+  // PostgreSQL from moving the check into the inner query.
+  const phrases = matches?.phrases;
+  if (phrases) params.push(...phrases.params);
   params.push(input.limit + 1);
+  const from = phrases
+    ? `(select n.* from note n where ${where.join(' and ')} ${order} offset 0) n where ${phrases.sql}`
+    : `note n where ${where.join(' and ')}`;
   return {
-    sql: `select ${NOTE_COLUMNS} from note n where ${where.join(' and ')}
-     order by n.${sort.column} ${direction}, n.id ${direction} limit ?`,
+    sql: `select ${NOTE_COLUMNS}, ${sortKey} as sort_key from ${from} ${order} limit ?`,
     params,
     sortColumn: sort.column,
   };
 }
 
 /**
- * Runs the list query and maps rows straight to summaries (no entity hydration on a hot path).
- * A folder that is not the user's is not found, as everywhere else.
+ * Runs the list query as a prepared statement and maps its rows once, straight to the client's
+ * rows (no entity hydration on a hot path). A folder that is not the user's is not found, as
+ * everywhere else.
  */
 export async function listNotes(em: EntityManager, user: User, input: NoteListInput, now = clock.now()) {
   if (input.folderId) await ownFolder(em, user, input.folderId);
-  const { sql, params, sortColumn } = noteListSql(user, input, now);
-  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
+  const exact = await exactPhrases(em, parseSearchQuery(input.q ?? '').text, noteSearchTarget(user));
+  const { sql, params, sortColumn } = noteListSql(user, input, { now, exactPhrases: exact });
+  const rows = await preparedRows(em, sql, params);
   const items = rows.slice(0, input.limit).map(rowToNoteSummary);
-  const last = items.at(-1);
+  const last = rows[input.limit - 1];
   const nextCursor = rows.length > input.limit && last ? encodeSortCursor(last, sortColumn) : null;
   return { items, nextCursor };
-}
-
-/** Every left-nav count in one pass over the user's notes. */
-export async function navCounts(em: EntityManager, user: User, now = clock.now()) {
-  const since = new Date(now.getTime() - DAY_MS);
-  const [row] = await em.execute<Record<string, string>[]>(
-    `select
-       count(*) filter (where trashed_at is null) as "all",
-       count(*) filter (where trashed_at is null and flow = ${Flow.later}) as later,
-       count(*) filter (where trashed_at is null and flow = ${Flow.shortlist}) as star,
-       count(*) filter (where trashed_at is null and flow = ${Flow.archive}) as archive,
-       count(*) filter (where trashed_at is null and flow <> ${Flow.archive}) as unarchive,
-       count(*) filter (where trashed_at is not null) as trash,
-       count(*) filter (where trashed_at is null and (created_at > ? or exists (
-         select 1 from highlight h where h.note_id = n.id and h.created_at > ?))) as "24h",
-       count(*) filter (where trashed_at is null and tags = '{}') as notag
-     from note n where user_id = ? and kind = ${NoteKind.web}`,
-    [since, since, user.id],
-  );
-  const n = (k: string) => Number(row?.[k] ?? 0);
-  return {
-    all: n('all'),
-    later: n('later'),
-    star: n('star'),
-    archive: n('archive'),
-    unarchive: n('unarchive'),
-    trash: n('trash'),
-    '24h': n('24h'),
-    notag: n('notag'),
-  };
 }

@@ -1,28 +1,22 @@
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import type { Note, NoteContent } from '../../db/entities/index.ts';
-import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
+import { asDate, asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
 
 /** The one mapping to the client's summary, whatever the note was read from. */
 function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
-  const publishedAt = read('publishedAt');
   return {
     id: String(read('id')),
     url: String(read('url')),
     title: String(read('title')),
     siteName: (read('siteName') as string | null | undefined) ?? null,
-    author: (read('author') as string | null | undefined) ?? null,
-    publishedAt: publishedAt == null ? null : asDate(publishedAt),
     leadImageUrl: (read('leadImageUrl') as string | null | undefined) ?? null,
     excerpt: String(read('excerpt') ?? ''),
-    lang: (read('lang') as string | null | undefined) ?? null,
-    wordCount: Number(read('wordCount') ?? 0),
     flow: Number(read('flow')),
     tags: (read('tags') as string[] | null | undefined) ?? [],
     clipStatus: Number(read('clipStatus')),
     clipError: (read('clipError') as string | null | undefined) ?? null,
     highlightCount: Number(read('highlightCount') ?? 0),
-    createdAt: asDate(read('createdAt')),
-    updatedAt: asDate(read('updatedAt')),
+    createdAt: asEpochMs(read('createdAt')),
   };
 }
 
@@ -32,10 +26,18 @@ export function toNoteSummary(note: Note): NoteSummary {
 }
 
 export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetail {
-  return { ...toNoteSummary(note), contentHtml: content?.contentHtml ?? '', text: content?.text ?? '' };
+  return {
+    ...toNoteSummary(note),
+    author: note.author ?? null,
+    publishedAt: note.publishedAt ? asDate(note.publishedAt) : null,
+    lang: note.lang ?? null,
+    wordCount: note.wordCount,
+    contentHtml: content?.contentHtml ?? '',
+    text: content?.text ?? '',
+  };
 }
 
-/** A raw `note` row (snake_case, as list queries select it) straight to the client shape. */
+/** A raw `note` row (snake_case, as the list query selects it) straight to the client shape. */
 export function rowToNoteSummary(row: Record<string, unknown>): NoteSummary {
   return noteSummary(rowReader(row));
 }
