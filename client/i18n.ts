@@ -39,12 +39,21 @@ function applyDocumentLanguage(language: string): void {
   document.documentElement.dir = languageDirection(language);
 }
 
+/** The language being loaded at boot, until i18next has it. */
+let bootLanguage: string | undefined;
+
+/** The language the user reads the app in, also while its translations are still loading. */
+export function appLanguage(): string | undefined {
+  return i18n.language || bootLanguage;
+}
+
 export async function initI18n(): Promise<typeof i18n> {
   const language = pickLanguage(
     currentRegion(),
     readStoredLanguage(),
     navigator.languages ?? [navigator.language],
   );
+  bootLanguage = language;
   i18n.on('languageChanged', applyDocumentLanguage);
   await i18n
     .use(lazyBackend)

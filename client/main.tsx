@@ -6,7 +6,17 @@ import { initTheme } from './features/theme/theme-store.ts';
 import { initI18n } from './i18n.ts';
 import { escapeFrames } from './lib/frame-guard.ts';
 import { linkManifest } from './lib/manifest.ts';
+import { preload } from './preload.ts';
+import { createQueryClient, createTrpcClient } from './trpc.ts';
 import './styles/app.css';
+
+/** The entry is async (vite.config.ts): the page, with its data, may still be arriving. */
+function pageParsed(): Promise<void> {
+  if (document.readyState !== 'loading') return Promise.resolve();
+  return new Promise((resolve) =>
+    document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }),
+  );
+}
 
 async function start(): Promise<void> {
   if (!escapeFrames()) return;
@@ -14,12 +24,18 @@ async function start(): Promise<void> {
   if (legacy) window.history.replaceState(null, '', legacy);
   initTheme();
   linkManifest(__BUILD_VERSION__);
-  await initI18n();
+  const i18nReady = initI18n();
+  // The first data, from the page or asked for now, while the translations load.
+  const queryClient = createQueryClient();
+  const trpcClient = createTrpcClient();
+  await pageParsed();
+  preload(queryClient, trpcClient, window.location);
+  await i18nReady;
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} trpcClient={trpcClient} />
     </StrictMode>,
   );
 }

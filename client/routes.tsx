@@ -1,10 +1,11 @@
 import { Activity, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AppShell } from './features/shell/AppShell.tsx';
-import { DailyPage, PostDailyPage } from './pages/DailyPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 
-// Everything but the kept-alive pages loads on demand, keeping the home route's JavaScript small.
+// Everything but the home page loads on demand, keeping the home route's JavaScript small.
+const DailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.DailyPage })));
+const PostDailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.PostDailyPage })));
 const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() =>
   import('./pages/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })),
@@ -59,7 +60,9 @@ function ShellRoutes({ location }: { location: string }) {
     <AppShell>
       {KEPT_ALIVE.filter((r) => visited.has(r.path) || r.path === location).map(({ path, Page }) => (
         <Activity key={path} mode={path === location ? 'visible' : 'hidden'}>
-          <Page />
+          <Suspense fallback={null}>
+            <Page />
+          </Suspense>
         </Activity>
       ))}
       {!keptAlive && (

@@ -2,24 +2,42 @@ import { TOAST } from '../../src/constants.ts';
 import { i18n } from '../i18n.ts';
 import { errorMessage } from './errors.ts';
 
-// sonner loads on the first toast (and with the lazily mounted <Toasts/> outlet), keeping it out
-// of the home route's first load.
-const show = (run: (toast: typeof import('sonner').toast) => void) => {
+// sonner and the <Toasts/> outlet load with the first toast, keeping them out of the home route's
+// first load (sonner shows a toast made before its outlet mounted).
+let outletWanted = false;
+const outletListeners = new Set<() => void>();
+
+/** Whether a toast has been asked for, so the outlet must be mounted. */
+export function toastOutletWanted(): boolean {
+  return outletWanted;
+}
+
+export function onToastOutletWanted(listener: () => void): () => void {
+  outletListeners.add(listener);
+  return () => outletListeners.delete(listener);
+}
+
+/** Runs `run` with sonner's `toast` once loaded, for toasts beyond `notify`'s (actions, links). */
+export function toastWith(run: (toast: typeof import('sonner').toast) => void): void {
+  if (!outletWanted) {
+    outletWanted = true;
+    for (const listener of outletListeners) listener();
+  }
   void import('sonner').then(({ toast }) => run(toast));
-};
+}
 
 /** Toasts per spec section 8: success lasts 600 ms, everything else 3000 ms. */
 export const notify = {
   success(messageKey: string) {
     const message = i18n.t(messageKey);
-    show((toast) => toast.success(message, { duration: TOAST.successMs }));
+    toastWith((toast) => toast.success(message, { duration: TOAST.successMs }));
   },
   info(messageKey: string, params?: Record<string, string | number>) {
     const message = i18n.t(messageKey, params);
-    show((toast) => toast(message, { duration: TOAST.defaultMs }));
+    toastWith((toast) => toast(message, { duration: TOAST.defaultMs }));
   },
   error(error: unknown, fallbackKey?: string) {
     const message = errorMessage(error, i18n.t, fallbackKey);
-    show((toast) => toast.error(message, { duration: TOAST.defaultMs }));
+    toastWith((toast) => toast.error(message, { duration: TOAST.defaultMs }));
   },
 };

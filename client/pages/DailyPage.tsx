@@ -4,8 +4,7 @@ import { Link } from 'wouter';
 import { loginPathFor, useMe } from '../features/auth/session.ts';
 import { useReportTimeZone } from '../features/daily/report-time-zone.ts';
 
-// The editors load on demand, keeping the home route's JavaScript small (these pages are
-// imported eagerly by routes.tsx because they are kept alive).
+// Each page loads only the editor it shows.
 const DailyView = lazy(() => import('../features/daily/DailyView.tsx'));
 const PostDailyView = lazy(() => import('../features/daily/PostDailyView.tsx'));
 

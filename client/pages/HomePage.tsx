@@ -1,12 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
+import { hashKey, type QueryClient, useQuery } from '@tanstack/react-query';
 import { Activity, lazy, Suspense, useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
+import { HOME_LIST_INPUT } from '../../src/boot-data.ts';
 import { parseDeepLink } from '../../src/deep-link.ts';
+import type { NoteList as NoteListChunk } from '../../src/schemas/notes.ts';
 import { Icon } from '../components/icons/Icon.tsx';
 import { SaveUrlForm } from '../features/clip/SaveUrlForm.tsx';
-import { useStoredSort, useViewStyle } from '../features/notes/local-pref.ts';
-import { NoteList } from '../features/notes/NoteList.tsx';
+import { readStoredSort, useStoredSort, useViewStyle } from '../features/notes/local-pref.ts';
+import { NoteList, noteListOptions } from '../features/notes/NoteList.tsx';
 import { navEntry } from '../features/notes/nav-entries.ts';
 import {
   hasNarrowing,
@@ -30,6 +32,30 @@ const ListControls = lazy(() =>
 const Reader = lazy(() => import('../features/reader/Reader.tsx').then((m) => ({ default: m.Reader })));
 const HighlightLinkResolver = lazy(() => import('../features/reader/HighlightLinkResolver.tsx'));
 const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
+
+/**
+ * Before React renders: the list `/?…` shows (none when it opens the reader), taken from
+ * `firstChunk` (what index.html carried for HOME_LIST_INPUT) when that is the list, else asked for.
+ */
+export function preloadHomeList(
+  queryClient: QueryClient,
+  trpc: ReturnType<typeof useTRPC>,
+  search: string,
+  firstChunk: NoteListChunk | undefined,
+): void {
+  if (parseDeepLink(search)) return;
+  const filters = readFilters(search);
+  const options = noteListOptions(trpc, filters, filters.sort ?? readStoredSort());
+  const carried = trpc.notes.list.infiniteQueryKey(HOME_LIST_INPUT);
+  if (firstChunk && hashKey(options.queryKey) === hashKey(carried)) {
+    queryClient.setQueryData(options.queryKey, {
+      pages: [firstChunk],
+      pageParams: [options.initialPageParam],
+    });
+  } else {
+    void queryClient.prefetchInfiniteQuery(options);
+  }
+}
 
 /** History state marking a reader entry pushed from the list, so Back can simply go back. */
 const FROM_LIST = { marginFromList: true } as const;

@@ -35,7 +35,8 @@ describe('accounts in Chromium', () => {
     await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
     const describedBy = await email.getAttribute('aria-describedby');
     await expect(page.locator(`#${describedBy}`).textContent()).resolves.toBe('Email is Empty');
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('name'))).resolves.toBe('email');
+    // Focus moves to the first invalid field once the messages have rendered.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
 
     await email.fill(EMAIL);
     await fillEmailedCode(page, EMAIL);

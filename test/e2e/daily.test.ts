@@ -57,6 +57,33 @@ function status(page: BrowserPage, value: string) {
   return page.locator(`[data-testid="daily-save-status"][data-status="${value}"]`);
 }
 
+/**
+ * The worst order for the page's first `daily.get`: the server answers it in the account's old
+ * zone, and that answer reaches the page only after the zone report has succeeded.
+ */
+async function answerTodayBeforeTheZoneReport(page: BrowserPage) {
+  let todayAnswered!: () => void;
+  const todayAnsweredOnServer = new Promise<void>((resolve) => (todayAnswered = resolve));
+  let zoneReported!: () => void;
+  const zoneReportDone = new Promise<void>((resolve) => (zoneReported = resolve));
+  page.on('requestfinished', (request) => {
+    if (request.url().includes('account.setTimeZone')) zoneReported();
+  });
+  await page.route(/\/trpc\/account\.setTimeZone/, async (route) => {
+    await todayAnsweredOnServer;
+    await route.continue();
+  });
+  let first = true;
+  await page.route(/\/trpc\/[^?]*daily\.get/, async (route) => {
+    if (!first) return route.continue();
+    first = false;
+    const answer = await route.fetch();
+    todayAnswered();
+    await zoneReportDone;
+    await route.fulfill({ response: answer });
+  });
+}
+
 /** Waits until the server's copy of today's note satisfies `check`, and answers it. */
 function serverToday(user: SignedInUser, check: (text: string) => boolean, what: string) {
   return waitFor(
@@ -164,6 +191,7 @@ describe('daily notes in Chromium', () => {
     setClock('2026-03-14T16:30:00Z');
     const { context, page, user } = await signedInBrowser('UTC', 'Asia/Shanghai');
     expect((await user.caller.daily.get({})).date).toBe('2026-03-14');
+    await answerTodayBeforeTheZoneReport(page);
     await page.goto(app.url('/daily'));
     const reported = await waitFor(async () => {
       const fresh = await app.deps.orm.em.fork().findOneOrFail(User, { id: user.user.id });

@@ -24,6 +24,22 @@ test('?nx={highlight}&vs={view} opens the reader on that highlight’s note; 24 
   expect(address.searchParams.get('pi')).toBe(saved.id);
   expect(address.searchParams.get('nx')).toBe(highlight.id);
   await expect(page.getByTestId('reader-content').textContent()).resolves.toContain('Attention');
+  // The linked highlight is painted (a range registered with the CSS Custom Highlight API) and flashed.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...CSS.highlights.values()].flatMap((highlight) =>
+          [...highlight].map((painted) => {
+            const range = document.createRange();
+            range.setStart(painted.startContainer, painted.startOffset);
+            range.setEnd(painted.endContainer, painted.endOffset);
+            return range.toString();
+          }),
+        ),
+      ),
+    )
+    .toEqual(['Attention']);
+  await page.getByTestId('highlight-flash').first().waitFor();
 
   await user.caller.daily.append({ text: 'a thought for today' });
   await page.goto(app.url('/?nav=24h'));

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
-import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
+import { e2eFixture, type Opened, type SignedInUser } from '../helpers/e2e.ts';
 import { html } from '../helpers/site.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -95,6 +95,91 @@ async function dragSelect(page: Page, phrase: string): Promise<void> {
 
 const marksOf = (page: Page, id: string) => page.locator(`.reader-content mark[data-highlight-id="${id}"]`);
 
+/** Opens `path` in a browser without the CSS Custom Highlight API: the reader paints <mark>s. */
+async function signInWithoutHighlightApi(user: SignedInUser, path: string): Promise<Opened> {
+  const opened = await app.signIn(undefined, { user });
+  await opened.context.addInitScript(() => {
+    delete (CSS as { highlights?: unknown }).highlights;
+  });
+  await opened.page.goto(app.url(path));
+  return opened;
+}
+
+interface PaintedRange {
+  /** The registered highlight it belongs to: margin-hl-<colour slot>-<style>. */
+  name: string;
+  text: string;
+}
+
+/** Every range painted with the Highlight API (the hover state left out). */
+function paintedRanges(page: Page): Promise<PaintedRange[]> {
+  return page.evaluate(() =>
+    [...CSS.highlights]
+      .filter(([name]) => name !== 'margin-hl-hover')
+      .flatMap(([name, highlight]) =>
+        [...highlight].map((painted) => {
+          const range = document.createRange();
+          range.setStart(painted.startContainer, painted.startOffset);
+          range.setEnd(painted.endContainer, painted.endOffset);
+          return { name, text: range.toString() };
+        }),
+      ),
+  );
+}
+
+/** The registered names a phrase is painted under (several where highlights share its text). */
+async function paintedAs(page: Page, phrase: string): Promise<string[]> {
+  return (await paintedRanges(page)).filter((range) => range.text === phrase).map((range) => range.name);
+}
+
+/** What ::highlight(name) draws over the article's text. */
+function highlightPaint(page: Page, name: string) {
+  return page.evaluate((highlight) => {
+    const style = getComputedStyle(
+      document.querySelector('.reader-content p') as Element,
+      `::highlight(${highlight})`,
+    );
+    return {
+      background: style.backgroundColor,
+      decoration: style.textDecorationLine,
+      decorationStyle: style.textDecorationStyle,
+    };
+  }, name);
+}
+
+/** The middle of the first line of a painted range, scrolled into view. */
+async function pointOnPainted(page: Page, phrase: string): Promise<{ x: number; y: number }> {
+  return page.evaluate((wanted) => {
+    for (const [, highlight] of CSS.highlights) {
+      for (const painted of highlight) {
+        const range = document.createRange();
+        range.setStart(painted.startContainer, painted.startOffset);
+        range.setEnd(painted.endContainer, painted.endOffset);
+        if (range.toString() !== wanted) continue;
+        (range.startContainer.parentElement as HTMLElement).scrollIntoView({ block: 'center' });
+        const rect = [...range.getClientRects()].find((r) => r.width > 0) as DOMRect;
+        return { x: rect.left + Math.min(rect.width / 2, 20), y: rect.top + rect.height / 2 };
+      }
+    }
+    throw new Error(`not painted: ${wanted}`);
+  }, phrase);
+}
+
+/** The boxes of a painted range's first line, relative to the viewport. */
+async function paintedBox(page: Page, phrase: string): Promise<DOMRect | null> {
+  return page.evaluate((wanted) => {
+    for (const [, highlight] of CSS.highlights) {
+      for (const painted of highlight) {
+        const range = document.createRange();
+        range.setStart(painted.startContainer, painted.startOffset);
+        range.setEnd(painted.endContainer, painted.endOffset);
+        if (range.toString() === wanted) return range.getClientRects()[0]?.toJSON() ?? null;
+      }
+    }
+    return null;
+  }, phrase);
+}
+
 async function markText(page: Page, id: string): Promise<string> {
   return (await marksOf(page, id).allTextContents()).join('');
 }
@@ -108,10 +193,10 @@ async function openCard(page: Page, id: string) {
 }
 
 describe('highlighting in the reader (Chromium)', () => {
-  test('drag to select, colour by tooltip and by key, annotate with math, reload, recolour, delete and undo', async () => {
+  test('without the Highlight API (marks): drag to select, colour by tooltip and by key, annotate with math, reload, recolour, delete and undo', async () => {
     const user = await app.user();
     const noteId = await savedArticle(user, '/field-guide');
-    const { context, page, errors } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
+    const { context, page, errors } = await signInWithoutHighlightApi(user, `/?pi=${noteId}&vs=article`);
     await page.getByTestId('reader-content').waitFor();
 
     // 1. A real drag, then the green button of the tooltip.
@@ -236,6 +321,173 @@ describe('highlighting in the reader (Chromium)', () => {
     await context.close();
   });
 
+  test('with the Highlight API: ranges in their colour and style and no marks; hover; a click opens the card of the innermost highlight', async () => {
+    const user = await app.user();
+    const noteId = await savedArticle(user, '/ranges');
+    const { context, page, errors } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
+    const content = page.getByTestId('reader-content');
+    await content.waitFor();
+    const rendered = await content.innerHTML();
+    const tooltip = page.getByTestId('selection-tooltip');
+
+    // A drag across an element boundary (into and out of <em>), green from the tooltip: one range.
+    const crossing = 'follows with more words, so that';
+    await dragSelect(page, crossing);
+    await page.getByTestId('tooltip-colour-2').click();
+    await expect.poll(() => paintedAs(page, crossing), UI_WAIT).toEqual(['margin-hl-2-1']);
+    const crossingId = (await waitFor(async () => (await user.caller.highlights.byNote({ id: noteId }))[0]))
+      .id;
+    expect(await highlightPaint(page, 'margin-hl-2-1')).toMatchObject({
+      background: 'rgba(129, 199, 132, 0.22)',
+    });
+    // A highlight inside it, pink by key 4.
+    await dragSelect(page, 'more words');
+    await tooltip.waitFor();
+    await page.keyboard.press('4');
+    await expect.poll(() => paintedAs(page, 'more words'), UI_WAIT).toEqual(['margin-hl-4-1']);
+    const innerId = (
+      await waitFor(async () => {
+        const list = await user.caller.highlights.byNote({ id: noteId });
+        return list.length === 2 ? list : undefined;
+      })
+    ).find((h) => h.id !== crossingId)?.id;
+    // Painting leaves the article as React rendered it: no marks, no split text.
+    expect(await page.locator('.reader-content mark').count()).toBe(0);
+    expect(await content.innerHTML()).toBe(rendered);
+
+    // The pointer over a highlight shows it as hovered and clickable; off it, not.
+    const outer = await pointOnPainted(page, crossing);
+    await page.mouse.move(outer.x, outer.y);
+    await expect.poll(() => content.getAttribute('data-highlight-hover'), UI_WAIT).toBe('');
+    expect(await page.evaluate(() => CSS.highlights.get('margin-hl-hover')?.size)).toBe(1);
+    await page.mouse.move(2, 300);
+    await expect.poll(() => content.getAttribute('data-highlight-hover'), UI_WAIT).toBeNull();
+
+    // A click opens the card of the highlight under the pointer: the inner one where they overlap.
+    await page.mouse.click(outer.x, outer.y);
+    const card = page.getByTestId('highlight-card');
+    await card.waitFor();
+    expect(await card.getAttribute('data-highlight-id')).toBe(crossingId);
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+    const inner = await pointOnPainted(page, 'more words');
+    await page.mouse.click(inner.x, inner.y);
+    await card.waitFor();
+    expect(await card.getAttribute('data-highlight-id')).toBe(innerId);
+    await page.keyboard.press('Escape');
+    await card.waitFor({ state: 'detached' });
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('with the Highlight API: recolour and restyle in the card, delete and undo, reload: each repaints', async () => {
+    const user = await app.user();
+    const noteId = await savedArticle(user, '/restyle');
+    const { text } = await user.caller.notes.get({ id: noteId });
+    const phrase = 'follows with more words, so that';
+    const at = text.indexOf(phrase);
+    await user.caller.highlights.create({
+      id: newId(),
+      noteId,
+      coreType: CoreType.highlight,
+      slotId: 2,
+      selectors: describeRange(text, at, at + phrase.length),
+    });
+    const { context, page, errors } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual(['margin-hl-2-1']);
+    const point = await pointOnPainted(page, phrase);
+    await page.mouse.click(point.x, point.y);
+    const card = page.getByTestId('highlight-card');
+    await card.waitFor();
+
+    await card.getByTestId('card-colour-3').click();
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual(['margin-hl-3-1']);
+    await card.getByTestId('card-style-3').click();
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual(['margin-hl-3-3']);
+    expect(await highlightPaint(page, 'margin-hl-3-3')).toMatchObject({
+      decoration: 'underline',
+      decorationStyle: 'wavy',
+    });
+
+    // Delete, then Undo: gone from the registry, then back in it.
+    await card.getByTestId('highlight-delete').click();
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual([]);
+    await page.locator('[data-sonner-toast] button[data-button]').click();
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual(['margin-hl-3-3']);
+    await expect
+      .poll(async () => (await user.caller.highlights.byNote({ id: noteId }))[0], UI_WAIT)
+      .toMatchObject({ slotId: 3, style: 3 });
+
+    await page.reload();
+    await expect.poll(() => paintedAs(page, phrase), UI_WAIT).toEqual(['margin-hl-3-3']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test('the drawer of 300 highlights renders only the entries in view and jumps to one, which is flashed', async () => {
+    const user = await app.user();
+    const noteId = await savedArticle(user, '/many');
+    const { text } = await user.caller.notes.get({ id: noteId });
+    const words = [...text.matchAll(/\p{L}+/gu)];
+    const ids = Array.from({ length: 300 }, () => newId());
+    for (let batch = 0; batch < ids.length; batch += 25) {
+      await Promise.all(
+        ids.slice(batch, batch + 25).map((id, k) => {
+          const i = batch + k;
+          const word = words[i % words.length] as RegExpExecArray;
+          return user.caller.highlights.create({
+            id,
+            noteId,
+            coreType: CoreType.highlight,
+            slotId: 1 + (i % 6),
+            selectors: describeRange(text, word.index, word.index + word[0].length),
+          });
+        }),
+      );
+    }
+    const { context, page, errors } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
+    await expect.poll(async () => (await paintedRanges(page)).length, UI_WAIT).toBe(300);
+    await page.getByTestId('reader-highlights').click();
+    const panel = page.getByTestId('highlights-panel');
+    const entries = panel.getByTestId('panel-placed').getByTestId('panel-entry');
+    await entries.first().waitFor();
+    expect(await page.getByTestId('reader-highlights').getAttribute('data-count')).toBe('300');
+    const shown = await entries.count();
+    expect(shown).toBeGreaterThan(5);
+    expect(shown).toBeLessThan(60);
+    // Scrolled to its end, the drawer shows the last entries, still only a window of them.
+    await panel.evaluate((drawer) => drawer.scrollTo(0, drawer.scrollHeight));
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Math.max(
+            ...[...document.querySelectorAll('[data-testid="panel-placed"] > li')].map((li) =>
+              Number(li.getAttribute('aria-posinset')),
+            ),
+          ),
+        ),
+      )
+      .toBe(300);
+    expect(await entries.count()).toBeLessThan(60);
+    // A jump from the drawer scrolls the article to the highlight and flashes it.
+    const target = entries.last();
+    const targetId = (await target.getAttribute('data-highlight-id')) as string;
+    expect(ids).toContain(targetId);
+    await target.locator('.panel-quote').click();
+    await panel.waitFor({ state: 'detached' });
+    await page.getByTestId('highlight-flash').first().waitFor();
+    const saved = (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === targetId);
+    await expect
+      .poll(async () => {
+        const box = await paintedBox(page, saved?.text ?? '');
+        return box !== null && box.top > 0 && box.bottom < 800;
+      }, UI_WAIT)
+      .toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   test('a text note, an image highlight, and a detached highlight listed apart', async () => {
     const user = await app.user();
     const noteId = await savedArticle(user, '/notes');
@@ -324,13 +576,15 @@ describe('highlighting in the reader (Chromium)', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('pi')).toBe(noteId);
     expect(url.searchParams.get('nx')).toBe(blueId);
-    const mark = marksOf(page, blueId).first();
-    await mark.waitFor();
+    await expect
+      .poll(() => paintedAs(page, 'the deep link target sentence'), UI_WAIT)
+      .toEqual(['margin-hl-3-1']);
+    await page.getByTestId('highlight-flash').first().waitFor();
     await expect
       .poll(async () => {
-        const box = await mark.boundingBox();
-        return box !== null && box.y > 0 && box.y + box.height < 800;
-      })
+        const box = await paintedBox(page, 'the deep link target sentence');
+        return box !== null && box.top > 0 && box.bottom < 800;
+      }, UI_WAIT)
       .toBe(true);
     await context.close();
   });

@@ -123,7 +123,7 @@ describe("the README's quick start on a fresh clone", () => {
     await app.waitForOutput('Margin is ready', 180_000);
     const html = await (await fetch(`${base()}/`)).text();
     expect(html).toMatch(/<div id="root"><\/div>/);
-    expect(html).toMatch(/<script type="module" crossorigin src="\/assets\/[\w.-]+\.js"><\/script>/);
+    expect(html).toMatch(/<script type="module" async crossorigin src="\/assets\/[\w.-]+\.js"><\/script>/);
     expect(html).not.toContain('not built');
     const health = await fetch(`${base()}/healthz`);
     expect(health.status).toBe(200);

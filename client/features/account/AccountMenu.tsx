@@ -6,12 +6,12 @@ import { Icon } from '../../components/icons/Icon.tsx';
 import { useSignOut } from './use-sign-out.ts';
 
 /** The signed-in user's menu in the top bar (loaded on demand: the home route stays small). */
-export function AccountMenu({ me }: { me: Me }) {
+export function AccountMenu({ me, defaultOpen = false }: { me: Me; defaultOpen?: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const { signOut, signOutEverywhere } = useSignOut();
   return (
-    <DropdownMenu.Root>
+    <DropdownMenu.Root defaultOpen={defaultOpen}>
       <DropdownMenu.Trigger
         className="account-trigger"
         data-testid="account-menu"

@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DropdownMenu } from 'radix-ui';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'sonner';
 import { Link } from 'wouter';
 import { TOAST } from '../../../src/constants.ts';
 import type { DailyNote } from '../../../src/schemas/daily.ts';
+import { toastWith } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 
 export type MoveTarget = 'today' | 'new';
@@ -25,12 +25,14 @@ export function useMoveToDaily(): (ids: string[], target: MoveTarget) => Promise
       try {
         const note = await mutateAsync({ ids, target });
         void queryClient.invalidateQueries({ queryKey: trpc.daily.pathKey() });
-        toast.success(
-          <span className="daily-moved-toast" data-testid="daily-moved-toast">
-            {t(target === 'today' ? 'daily.movedToToday' : 'daily.movedToNew', { count: ids.length })}{' '}
-            <Link href="/daily">{t('daily.openDaily')}</Link>
-          </span>,
-          { duration: TOAST.defaultMs },
+        toastWith((toast) =>
+          toast.success(
+            <span className="daily-moved-toast" data-testid="daily-moved-toast">
+              {t(target === 'today' ? 'daily.movedToToday' : 'daily.movedToNew', { count: ids.length })}{' '}
+              <Link href="/daily">{t('daily.openDaily')}</Link>
+            </span>,
+            { duration: TOAST.defaultMs },
+          ),
         );
         return note;
       } catch {

@@ -24,8 +24,12 @@ export function useReportTimeZone(): void {
   const { data: me } = useMe();
   const { mutate } = useMutation(
     trpc.account.setTimeZone.mutationOptions({
-      // "Today" may be another day in the reported zone.
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.daily.pathKey() }),
+      // "Today" may be another day in the reported zone. A first daily.get still in flight may
+      // have been answered in the old zone, and invalidating alone would keep that answer.
+      onSuccess: async () => {
+        await queryClient.cancelQueries({ queryKey: trpc.daily.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.daily.pathKey() });
+      },
       // A failed report is harmless (the server keeps the previous zone); don't toast.
       onError: () => undefined,
     }),

@@ -18,9 +18,21 @@ export function isColourSlot(value: number): value is ColourSlot {
   return (COLOUR_SLOTS as readonly number[]).includes(value);
 }
 
+/** The slot a highlight is drawn in: its own, or c1 when unknown. */
+export function knownSlot(slotId: number): ColourSlot {
+  return isColourSlot(slotId) ? slotId : 1;
+}
+
+/** The style a highlight is drawn in: its own, or background when unknown. */
+export function knownStyle(style: number): HighlightStyle {
+  return (HIGHLIGHT_STYLES as readonly number[]).includes(style)
+    ? (style as HighlightStyle)
+    : HighlightStyle.background;
+}
+
 /** The slot's hex colour; an unknown slot falls back to c1. */
 function slotHex(slotId: number): string {
-  return DEFAULT_SLOT_COLOURS[isColourSlot(slotId) ? slotId : 1];
+  return DEFAULT_SLOT_COLOURS[knownSlot(slotId)];
 }
 
 /** CSS custom properties a highlight's element carries: light (background) and strong (lines, bold). */
@@ -36,7 +48,7 @@ export function highlightVars(slotId: number): CSSProperties {
 
 /** The class naming a style (1 background, 2 underline, 3 wavy underline, 4 bold); unknown → background. */
 export function styleClass(style: number): string {
-  return `hl-style-${(HIGHLIGHT_STYLES as readonly number[]).includes(style) ? style : HighlightStyle.background}`;
+  return `hl-style-${knownStyle(style)}`;
 }
 
 export const STYLE_LABEL_KEYS: Record<number, string> = {

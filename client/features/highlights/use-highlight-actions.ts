@@ -1,14 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { inferRouterInputs } from '@trpc/server';
 import { useMemo } from 'react';
-import { toast } from 'sonner';
 import type { AppRouter } from '../../../server/trpc/app.router.ts';
 import { TOAST } from '../../../src/constants.ts';
 import { CoreType, HighlightStyle } from '../../../src/enums.ts';
 import { newId } from '../../../src/rules/id.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { i18n } from '../../i18n.ts';
-import { notify } from '../../lib/notify.ts';
+import { notify, toastWith } from '../../lib/notify.ts';
 import { useTRPC, useTRPCClient } from '../../trpc.ts';
 
 type Inputs = inferRouterInputs<AppRouter>['highlights'];
@@ -17,7 +16,7 @@ export type HighlightPatch = Omit<Inputs['update'], 'id'>;
 
 /** The highlight as the server will answer, made up front for the optimistic update. */
 function provisional(id: string, noteId: string, input: NewHighlight, start: number | null): Highlight {
-  const now = new Date();
+  const now = Date.now();
   const annotation = input.annotation ? { id: `${id}-a`, message: input.annotation, createdAt: now } : null;
   return {
     id,
@@ -117,13 +116,15 @@ export function useHighlightActions(noteId: string) {
       } finally {
         settle();
       }
-      toast(i18n.t('highlights.deleted'), {
-        duration: TOAST.defaultMs,
-        action: {
-          label: i18n.t('highlights.undo'),
-          onClick: () => void create(recreationOf(highlight), highlight.positionStart),
-        },
-      });
+      toastWith((toast) =>
+        toast(i18n.t('highlights.deleted'), {
+          duration: TOAST.defaultMs,
+          action: {
+            label: i18n.t('highlights.undo'),
+            onClick: () => void create(recreationOf(highlight), highlight.positionStart),
+          },
+        }),
+      );
     }
 
     return { create, update, remove };

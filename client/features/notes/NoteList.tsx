@@ -1,9 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NOTE_LIST_CHUNK } from '../../../src/constants.ts';
 import type { Flow, SortOrder, ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
 import { useTRPC } from '../../trpc.ts';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
 import type { NoteDialogRequest } from './NoteDialogs.tsx';
@@ -12,7 +14,6 @@ import type { NoteActions } from './note-actions.ts';
 import { type NoteFilters, searchText } from './note-list-url.ts';
 import type { RowHandlers } from './row-handlers.ts';
 import { searchMatcher } from './search-hits.tsx';
-import { useWindowedRows } from './use-windowed-rows.ts';
 import { columnsFor, itemStyle, ROW_PITCH } from './view-layout.ts';
 
 const NoteDialogs = lazy(() => import('./NoteDialogs.tsx').then((m) => ({ default: m.NoteDialogs })));
@@ -20,31 +21,32 @@ const ActionsHost = lazy(() => import('./note-actions.ts').then((m) => ({ defaul
 const ListKeyboard = lazy(() => import('./ListKeyboard.tsx').then((m) => ({ default: m.ListKeyboard })));
 const BulkBar = lazy(() => import('./BulkBar.tsx').then((m) => ({ default: m.BulkBar })));
 
-const CHUNK = 100;
 /** The sticky top bar's height plus breathing room, for keeping the active row in view. */
 const TOP_INSET = 64;
 
-function useNoteList(filters: NoteFilters, sort: SortOrder) {
-  const trpc = useTRPC();
+/** The list's query for the filters: what the list shows, and what the boot prefetches. */
+export function noteListOptions(trpc: ReturnType<typeof useTRPC>, filters: NoteFilters, sort: SortOrder) {
   const q = searchText(filters).slice(0, 200);
-  return useInfiniteQuery(
-    trpc.notes.list.infiniteQueryOptions(
-      {
-        nav: filters.nav,
-        sort,
-        limit: CHUNK,
-        ...(q && { q }),
-        ...(filters.folderId && { folderId: filters.folderId }),
-      },
-      {
-        getNextPageParam: (last) => last.nextCursor,
-        refetchInterval: (query) =>
-          query.state.data?.pages.some((chunk) => chunk.items.some((item) => isClipping(item.clipStatus)))
-            ? CLIP_POLL_MS
-            : false,
-      },
-    ),
+  return trpc.notes.list.infiniteQueryOptions(
+    {
+      nav: filters.nav,
+      sort,
+      limit: NOTE_LIST_CHUNK,
+      ...(q && { q }),
+      ...(filters.folderId && { folderId: filters.folderId }),
+    },
+    {
+      getNextPageParam: (last) => last.nextCursor,
+      refetchInterval: (query) =>
+        query.state.data?.pages.some((chunk) => chunk.items.some((item) => isClipping(item.clipStatus)))
+          ? CLIP_POLL_MS
+          : false,
+    },
   );
+}
+
+function useNoteList(filters: NoteFilters, sort: SortOrder) {
+  return useInfiniteQuery(noteListOptions(useTRPC(), filters, sort));
 }
 
 /**

@@ -104,7 +104,9 @@ export const NoteListItem = memo(function NoteListItem(props: {
         <p className="note-item-meta">
           <span dir="auto">{siteOf(note)}</span>
           <span aria-hidden="true"> · </span>
-          <time dateTime={note.createdAt.toISOString()}>{formatDate(note.createdAt, i18n.language)}</time>
+          <time dateTime={new Date(note.createdAt).toISOString()}>
+            {formatDate(note.createdAt, i18n.language)}
+          </time>
           {note.highlightCount > 0 && (
             <span
               className="note-item-count"

@@ -1,7 +1,7 @@
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A date in the reader's language, e.g. "12 Sept 2025" / "2025年9月12日". */
-export function formatDate(date: Date, language: string): string {
+/** A date (or epoch milliseconds) in the reader's language, e.g. "12 Sept 2025" / "2025年9月12日". */
+export function formatDate(date: Date | number, language: string): string {
   let format = formats.get(language);
   if (!format) {
     try {

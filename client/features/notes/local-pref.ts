@@ -86,8 +86,16 @@ export function useViewStyle(): ViewStyle {
   return isEnumValue(ViewStyle, raw) ? raw : ViewStyle.article;
 }
 
+function sortOf(raw: string | null): SortOrder {
+  return isEnumValue(SortOrder, raw) ? raw : SortOrder.newestFirst;
+}
+
 /** The remembered sort; a `sort` in the address wins over it. */
 export function useStoredSort(): SortOrder {
-  const raw = useStoredString(STORAGE_KEYS.sort);
-  return isEnumValue(SortOrder, raw) ? raw : SortOrder.newestFirst;
+  return sortOf(useStoredString(STORAGE_KEYS.sort));
+}
+
+/** The remembered sort, read once (before React renders). */
+export function readStoredSort(): SortOrder {
+  return sortOf(read(STORAGE_KEYS.sort));
 }

@@ -8,7 +8,7 @@ import type { Measurable } from '../highlights/HighlightCard.tsx';
 import { isColourSlot } from '../highlights/highlight-look.ts';
 import { useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
-import { highlightElements } from './highlight-marks.ts';
+import { highlightRects, type PaintedHighlights } from './painted-highlights.ts';
 import { SelectionTooltip } from './SelectionTooltip.tsx';
 import { type ArticleSelection, useArticleSelection } from './use-article-selection.ts';
 
@@ -20,18 +20,25 @@ const IMAGE_BUTTON_GRACE_MS = 300;
 const inTextField = (target: EventTarget | null) =>
   (target as Element | null)?.closest?.('input, textarea, select, [contenteditable="true"]') != null;
 
-/** The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, cards, image highlights. */
+/**
+ * The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, hover and click on
+ * painted highlights (which open their card), image highlights.
+ */
 export function HighlightLayer({
   root,
   note,
   highlights,
+  painted,
   actions,
 }: {
   root: RefObject<HTMLElement | null>;
   note: NoteDetail;
   highlights: readonly Highlight[];
+  painted: PaintedHighlights;
   actions: HighlightActions;
 }) {
+  const paintedRef = useRef(painted);
+  paintedRef.current = painted;
   const [tooltipStyle] = useTooltipStyle();
   const [highlightStyle, setHighlightStyle] = useState<number>(HighlightStyle.background);
   const styleRef = useRef(highlightStyle);
@@ -94,29 +101,50 @@ export function HighlightLayer({
     return () => document.removeEventListener('keydown', onKeyDown, true);
   }, [selection, colour, dismiss]);
 
-  // A click on a painted highlight (not the end of a drag) opens its card.
+  // A click on a painted highlight (not the end of a drag) opens its card; the pointer over one
+  // shows it as hovered.
   useEffect(() => {
     const element = root.current;
     if (!element) return;
     const onClick = (event: MouseEvent) => {
       if (!document.getSelection()?.isCollapsed) return;
-      const target = (event.target as Element).closest<HTMLElement>('[data-highlight-id]');
-      if (!target || !element.contains(target)) return;
+      const id = paintedRef.current.idAt(event.clientX, event.clientY, event.target);
+      if (!id) return;
       event.preventDefault();
-      setCardId(target.dataset.highlightId ?? null);
+      setCardId(id);
+    };
+    let frame = 0;
+    const onPointerMove = (event: PointerEvent) => {
+      if (event.pointerType !== 'mouse' || frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        paintedRef.current.hover(paintedRef.current.idAt(event.clientX, event.clientY, event.target));
+      });
+    };
+    const onPointerLeave = () => {
+      cancelAnimationFrame(frame);
+      frame = 0;
+      paintedRef.current.hover(undefined);
     };
     element.addEventListener('click', onClick);
-    return () => element.removeEventListener('click', onClick);
+    element.addEventListener('pointermove', onPointerMove);
+    element.addEventListener('pointerleave', onPointerLeave);
+    return () => {
+      cancelAnimationFrame(frame);
+      element.removeEventListener('click', onClick);
+      element.removeEventListener('pointermove', onPointerMove);
+      element.removeEventListener('pointerleave', onPointerLeave);
+    };
   }, [root]);
 
   const cardHighlight = cardId ? highlights.find((h) => h.id === cardId) : undefined;
   const lastRect = useRef(new DOMRect());
   const cardAnchor = useRef<Measurable | null>(null);
-  // Marks are repainted on every change, so the card looks its highlight up each time it measures.
+  // Highlights are repainted on every change, so the card looks its highlight up each time it measures.
   cardAnchor.current = {
     getBoundingClientRect: () => {
-      const first = cardId && root.current ? highlightElements(root.current, cardId)[0] : undefined;
-      if (first) lastRect.current = first.getBoundingClientRect();
+      const range = cardId ? paintedRef.current.rangeOf(cardId) : undefined;
+      if (range) lastRect.current = highlightRects(range)[0] ?? lastRect.current;
       return lastRect.current;
     },
   };

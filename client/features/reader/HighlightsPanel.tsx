@@ -1,16 +1,21 @@
 import { Dialog } from 'radix-ui';
-import { type RefObject, useId, useState } from 'react';
+import { type RefObject, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CoreType, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { onModEnter } from '../../lib/keys.ts';
+import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
 import { AnnotationView } from '../highlights/AnnotationView.tsx';
 import { HighlightQuote } from '../highlights/HighlightQuote.tsx';
 import { highlightVars } from '../highlights/highlight-look.ts';
 import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
 import { flashHighlight } from './flash.ts';
-import type { Placement } from './highlight-marks.ts';
+import type { Placement } from './highlight-placement.ts';
+import type { PaintedHighlights } from './painted-highlights.ts';
+
+/** A guess at an entry's height (a two-line quote and the gap below it) until it is measured. */
+const ENTRY_HEIGHT_ESTIMATE = 64;
 
 interface Sections {
   placed: Highlight[];
@@ -36,7 +41,7 @@ function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: 
     <HighlightQuote imageUrl={highlight.imageUrl} text={highlight.text} textClassName="panel-quote-text" />
   );
   return (
-    <li
+    <div
       className="panel-entry"
       data-testid="panel-entry"
       data-highlight-id={highlight.id}
@@ -61,20 +66,68 @@ function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: 
           ))}
         </p>
       )}
-    </li>
+    </div>
+  );
+}
+
+/**
+ * Entries windowed inside the drawer: only those near its visible part are rendered, each placed
+ * by the measured heights of those before it (estimated until they have been rendered once).
+ */
+function WindowedEntries({
+  highlights,
+  scroller,
+  ordered,
+  testId,
+  onJump,
+}: {
+  highlights: readonly Highlight[];
+  scroller: RefObject<HTMLElement | null>;
+  ordered: boolean;
+  testId: string;
+  onJump?: (id: string) => void;
+}) {
+  const keyOf = useCallback((index: number) => highlights[index]?.id ?? '', [highlights]);
+  const rows = useWindowedRows<HTMLOListElement & HTMLUListElement>(
+    highlights.length,
+    ENTRY_HEIGHT_ESTIMATE,
+    { scroller, keyOf },
+  );
+  const List = ordered ? 'ol' : 'ul';
+  return (
+    <List
+      ref={rows.ref}
+      className="panel-list panel-window"
+      style={{ blockSize: rows.totalHeight }}
+      data-testid={testId}
+    >
+      {highlights.slice(rows.start, rows.end).map((h, k) => {
+        const index = rows.start + k;
+        return (
+          <li
+            key={h.id}
+            ref={rows.measure(index)}
+            className="panel-row"
+            style={{ insetBlockStart: rows.offsetOf(index) }}
+            aria-setsize={highlights.length}
+            aria-posinset={index + 1}
+          >
+            <HighlightEntry highlight={h} onJump={onJump && (() => onJump(h.id))} />
+          </li>
+        );
+      })}
+    </List>
   );
 }
 
 /** The reader's highlights drawer: highlights in reading order, ones that could not be placed, text notes. */
 export function HighlightsPanel({
-  root,
   highlights,
-  placements,
+  painted,
   actions,
 }: {
-  root: RefObject<HTMLElement | null>;
   highlights: readonly Highlight[];
-  placements: ReadonlyMap<string, Placement>;
+  painted: PaintedHighlights;
   actions: HighlightActions;
 }) {
   const { t } = useTranslation();
@@ -83,13 +136,18 @@ export function HighlightsPanel({
   const [tooltipStyle, setTooltipStyle] = useTooltipStyle();
   const textNoteInputId = useId();
   const styleId = useId();
-  const { placed, unplaced, textNotes } = sectionsOf(highlights, placements);
+  const drawer = useRef<HTMLDivElement>(null);
+  const { placements } = painted;
+  const { placed, unplaced, textNotes } = useMemo(
+    () => sectionsOf(highlights, placements),
+    [highlights, placements],
+  );
   const count = placed.length + unplaced.length;
 
   const jump = (id: string) => {
     setOpen(false);
     // After the drawer has let go of the page's scroll.
-    setTimeout(() => root.current && flashHighlight(root.current, id), 50);
+    setTimeout(() => flashHighlight(painted, id), 50);
   };
   async function addTextNote() {
     const text = draft.trim();
@@ -108,6 +166,7 @@ export function HighlightsPanel({
       <Dialog.Portal>
         <Dialog.Overlay className="drawer-overlay" />
         <Dialog.Content
+          ref={drawer}
           className="drawer panel-drawer"
           data-testid="highlights-panel"
           aria-describedby={undefined}
@@ -120,21 +179,24 @@ export function HighlightsPanel({
           </div>
           {placed.length === 0 && unplaced.length === 0 && <p className="muted">{t('highlights.noneYet')}</p>}
           {placed.length > 0 && (
-            <ol className="panel-list" data-testid="panel-placed">
-              {placed.map((h) => (
-                <HighlightEntry key={h.id} highlight={h} onJump={() => jump(h.id)} />
-              ))}
-            </ol>
+            <WindowedEntries
+              highlights={placed}
+              scroller={drawer}
+              ordered
+              testId="panel-placed"
+              onJump={jump}
+            />
           )}
           {unplaced.length > 0 && (
             <section className="panel-section" data-testid="panel-unplaced">
               <h3>{t('highlights.couldNotPlace')}</h3>
               <p className="muted panel-hint">{t('highlights.couldNotPlaceHint')}</p>
-              <ul className="panel-list">
-                {unplaced.map((h) => (
-                  <HighlightEntry key={h.id} highlight={h} />
-                ))}
-              </ul>
+              <WindowedEntries
+                highlights={unplaced}
+                scroller={drawer}
+                ordered={false}
+                testId="panel-unplaced-list"
+              />
             </section>
           )}
           <section className="panel-section" data-testid="panel-text-notes">

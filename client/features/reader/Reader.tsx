@@ -78,7 +78,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   const actions = useHighlightActions(noteId);
   useEscapeToLeave(onBack);
   const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
-  const placements = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
+  const painted = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
   const linksToHighlight = new URLSearchParams(useSearch()).has('nx');
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
@@ -115,12 +115,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
       <div className="reader-toolbar">
         {back}
         <div className="reader-actions">
-          <HighlightsPanel
-            root={contentRef}
-            highlights={highlights}
-            placements={placements}
-            actions={actions}
-          />
+          <HighlightsPanel highlights={highlights} painted={painted} actions={actions} />
           <ReaderActions note={note} />
         </div>
       </div>
@@ -153,8 +148,14 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
       </article>
       {note.contentHtml && (
         <>
-          <HighlightLayer root={contentRef} note={note} highlights={highlights} actions={actions} />
-          <HighlightDeepLink root={contentRef} placements={placements} />
+          <HighlightLayer
+            root={contentRef}
+            note={note}
+            highlights={highlights}
+            painted={painted}
+            actions={actions}
+          />
+          <HighlightDeepLink root={contentRef} painted={painted} />
         </>
       )}
     </div>

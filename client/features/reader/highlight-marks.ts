@@ -1,66 +1,49 @@
-// Paints highlights into the rendered article: every text node a highlight covers is wrapped in
-// <mark data-highlight-id> (nested where highlights overlap), image highlights mark their <img>.
-// The text itself never changes, so offsets from textIndex() stay valid across repaints.
-import { anchor } from '../../../src/anchoring/anchor.ts';
+// The fallback painter, for browsers without the CSS Custom Highlight API: every text node a
+// highlight covers is wrapped in <mark data-highlight-id> (nested where highlights overlap). The
+// text itself never changes, so offsets from textIndex() stay valid across repaints.
 import { type TextIndex, textIndex } from '../../../src/anchoring/dom.ts';
-import type { Highlight } from '../../../src/schemas/highlights.ts';
-import { highlightColours, styleClass } from '../highlights/highlight-look.ts';
-
-/** What painting a highlight reads of it. */
-type PaintableHighlight = Pick<Highlight, 'id' | 'slotId' | 'style' | 'selectors' | 'imageUrl'>;
-
-/** Where each highlight landed: text offsets (images: the offset just before the image). */
-export interface Placement {
-  start: number;
-  end: number;
-}
+import { styleClass } from '../highlights/highlight-look.ts';
+import {
+  clearImages,
+  decorate,
+  markImages,
+  paintedElementId,
+  paintedElementsRange,
+  placeHighlights,
+} from './highlight-placement.ts';
+import { type SortedSpans, spansAt } from './highlight-spans.ts';
+import { measured } from './paint-timing.ts';
+import type { HighlightPainter, PaintedHighlights } from './painted-highlights.ts';
 
 const MARK_SELECTOR = 'mark[data-highlight-id]';
-const IMAGE_SELECTOR = 'img[data-highlight-id]';
 
-/** Removes every mark (keeping its text) and image marking; the DOM is as first rendered again. */
-function clearHighlights(root: HTMLElement): void {
+/** Removes every mark (keeping its text); the text nodes are as first rendered again. */
+function clearMarks(root: HTMLElement): void {
   const marks = root.querySelectorAll(MARK_SELECTOR);
-  if (marks.length) {
-    for (const mark of marks) mark.replaceWith(...mark.childNodes);
-    root.normalize();
+  if (!marks.length) return;
+  for (const mark of marks) mark.replaceWith(...mark.childNodes);
+  root.normalize();
+}
+
+/** The text offset of the first character of node[from, to) the text keeps, or -1. */
+function firstTextOffset(index: TextIndex, node: number, from: number, to: number): number {
+  const rawStart = index.nodeStarts[node]! + from;
+  const rawEnd = index.nodeStarts[node]! + to;
+  let low = 0;
+  let high = index.backedRawOffsets.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (index.backedRawOffsets[middle]! < rawStart) low = middle + 1;
+    else high = middle;
   }
-  for (const image of root.querySelectorAll<HTMLElement>(IMAGE_SELECTOR)) {
-    image.removeAttribute('data-highlight-id');
-    image.classList.remove('hl-image');
-    image.style.removeProperty('--hl-strong');
-    image.style.removeProperty('--hl-light');
-  }
+  return low < index.backedRawOffsets.length && index.backedRawOffsets[low]! < rawEnd
+    ? index.backedOffsets[low]!
+    : -1;
 }
 
-interface Span extends Placement {
-  highlight: PaintableHighlight;
-}
-
-/** Per text node: its node-backed characters as (offset in node, text offset), ascending. */
-function backedUnitsByNode(index: TextIndex): Map<number, { inNode: number[]; text: number[] }> {
-  const byNode = new Map<number, { inNode: number[]; text: number[] }>();
-  for (let offset = 0; offset < index.text.length; offset++) {
-    const node = index.unitNodes[offset]!;
-    if (node < 0) continue;
-    const entry = byNode.get(node) ?? { inNode: [], text: [] };
-    byNode.set(node, entry);
-    entry.inNode.push(index.unitOffsets[offset]!);
-    entry.text.push(offset);
-  }
-  return byNode;
-}
-
-function decorate(element: HTMLElement, highlight: PaintableHighlight): void {
-  element.dataset.highlightId = highlight.id;
-  for (const [name, value] of Object.entries(highlightColours(highlight.slotId)))
-    element.style.setProperty(name, value);
-}
-
-function paintText(index: TextIndex, spans: Span[]): void {
-  if (!spans.length) return;
-  const units = backedUnitsByNode(index);
-  // Split points: before the first character of each span and right after its last one.
+function paintMarks(index: TextIndex, sorted: SortedSpans): void {
+  if (!sorted.spans.length) return;
+  // Split points per node: before the first character of each span and right after its last one.
   const cuts = new Map<number, Set<number>>();
   const addCut = (textOffset: number, after: boolean) => {
     const node = index.unitNodes[textOffset]!;
@@ -70,30 +53,27 @@ function paintText(index: TextIndex, spans: Span[]): void {
     cuts.set(node, set);
     set.add(at);
   };
-  for (const span of spans) {
+  for (const span of sorted.spans) {
     addCut(span.start, false);
     addCut(span.end - 1, true);
   }
-  const covering = (textOffset: number) => spans.filter((s) => s.start <= textOffset && textOffset < s.end);
-  for (const [nodeIndex, entry] of units) {
-    const original = index.nodes[nodeIndex]!;
+  index.nodes.forEach((original, nodeIndex) => {
     const bounds = [0, ...[...(cuts.get(nodeIndex) ?? [])].sort((a, b) => a - b), original.data.length];
     // Pieces from the end, so the offsets of earlier ones stay valid while splitting.
-    const rest: Text = original;
     const pieces: { node: Text; from: number; to: number }[] = [];
     for (let i = bounds.length - 2; i >= 0; i--) {
       const from = bounds[i]!;
       const to = bounds[i + 1]!;
       if (to <= from) continue;
-      const piece = from > 0 ? rest.splitText(from) : rest;
+      const piece = from > 0 ? original.splitText(from) : original;
       pieces.push({ node: piece, from, to });
     }
     for (const { node, from, to } of pieces) {
-      const k = entry.inNode.findIndex((inNode) => inNode >= from && inNode < to);
-      if (k < 0) continue;
-      const over = covering(entry.text[k]!);
-      if (!over.length || !node.parentNode) continue;
-      // Longest (earliest) highlight outermost, so nesting follows the overlap.
+      const textOffset = firstTextOffset(index, nodeIndex, from, to);
+      if (textOffset < 0 || !node.parentNode) continue;
+      const over = spansAt(sorted, textOffset);
+      if (!over.length) continue;
+      // Outermost first, so nesting follows the overlap.
       let inner: Node = node;
       const parent = node.parentNode;
       const next = node.nextSibling;
@@ -107,59 +87,30 @@ function paintText(index: TextIndex, spans: Span[]): void {
       }
       parent.insertBefore(inner, next);
     }
-  }
+  });
 }
 
-function sameImage(image: HTMLImageElement, url: string): boolean {
-  return image.currentSrc === url || image.src === url;
-}
-
-/**
- * Clears old marks, then places and paints `highlights`. Text highlights are anchored against the
- * note's text (position, then quote, then fuzzy); what cannot be placed is left out of the map.
- */
-export function paintHighlights(
-  root: HTMLElement,
-  highlights: readonly PaintableHighlight[],
-): Map<string, Placement> {
-  clearHighlights(root);
-  const index = textIndex(root);
-  const placements = new Map<string, Placement>();
-  const spans: Span[] = [];
-  for (const highlight of highlights) {
-    if (!highlight.selectors) continue;
-    const result = anchor(index.text, highlight.selectors);
-    if (result.status === 'detached' || result.end <= result.start) continue;
-    spans.push({ start: result.start, end: result.end, highlight });
-    placements.set(highlight.id, { start: result.start, end: result.end });
-  }
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const images = [...root.querySelectorAll('img')];
-  for (const highlight of highlights) {
-    if (highlight.selectors || !highlight.imageUrl) continue;
-    const image = images.find((img) => sameImage(img, highlight.imageUrl as string));
-    if (!image) continue;
-    image.classList.add('hl-image');
-    decorate(image, highlight);
-    placements.set(highlight.id, imageOffset(root, index, image));
-  }
-  paintText(index, spans);
-  return placements;
-}
-
-/** The text offset at an image (for reading order). */
-function imageOffset(root: HTMLElement, index: TextIndex, image: Element): Placement {
-  const before = document.createRange();
-  before.setStart(root, 0);
-  before.setEndBefore(image);
-  const raw = before.toString().length;
-  let k = 0;
-  while (k < index.backedRawOffsets.length && index.backedRawOffsets[k]! < raw) k++;
-  const start = k < index.backedOffsets.length ? index.backedOffsets[k]! : index.text.length;
-  return { start, end: start };
-}
-
-/** Every painted element of a highlight, in document order. */
-export function highlightElements(root: HTMLElement, id: string): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>(`[data-highlight-id="${CSS.escape(id)}"]`)];
+export function createMarkPainter(): HighlightPainter {
+  return {
+    paint(root, _content, highlights): PaintedHighlights {
+      const { index, placed } = measured('highlights:anchor', () => {
+        clearMarks(root);
+        clearImages(root);
+        const index = textIndex(root);
+        return { index, placed: placeHighlights(root, index, highlights) };
+      });
+      measured('highlights:paint', () => {
+        paintMarks(index, placed.text);
+        markImages(placed.images);
+      });
+      return {
+        placements: placed.placements,
+        idAt: (_x, _y, target) => paintedElementId(root, target),
+        rangeOf: (id) => paintedElementsRange(root, id),
+        // Marks show their hover state with CSS.
+        hover() {},
+      };
+    },
+    clear() {},
+  };
 }

@@ -1,24 +1,29 @@
-import { type RefObject, useLayoutEffect, useState } from 'react';
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
-import { type Placement, paintHighlights } from './highlight-marks.ts';
-
-const NONE: ReadonlyMap<string, Placement> = new Map();
+import {
+  createHighlightPainter,
+  type HighlightPainter,
+  NOTHING_PAINTED,
+  type PaintedHighlights,
+} from './painted-highlights.ts';
 
 /**
  * Paints `highlights` into the article each time they (or the article) change, on top of the
- * HTML React rendered once. Returns where each one landed; a text highlight missing from the map
- * could not be placed.
+ * HTML React rendered once, before the browser shows the frame.
  */
 export function usePaintedHighlights(
   root: RefObject<HTMLElement | null>,
   contentHtml: string | undefined,
   highlights: readonly Highlight[],
-): ReadonlyMap<string, Placement> {
-  const [placements, setPlacements] = useState(NONE);
+): PaintedHighlights {
+  const [painted, setPainted] = useState(NOTHING_PAINTED);
+  const painter = useRef<HighlightPainter | null>(null);
   useLayoutEffect(() => {
     const element = root.current;
     if (!element || !contentHtml) return;
-    setPlacements(paintHighlights(element, highlights));
+    painter.current ??= createHighlightPainter();
+    setPainted(painter.current.paint(element, contentHtml, highlights));
   }, [root, contentHtml, highlights]);
-  return placements;
+  useEffect(() => () => painter.current?.clear(), []);
+  return painted;
 }

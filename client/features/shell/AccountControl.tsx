@@ -1,18 +1,20 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { loginPathFor, useMe } from '../auth/session.ts';
 
-const AccountMenu = lazy(() =>
-  import('../account/AccountMenu.tsx').then((m) => ({ default: m.AccountMenu })),
-);
+// The menu (and Radix's dropdown with it) loads when it is first wanted: hovered, focused or
+// opened. Until then a plain button of the same look stands in for its trigger.
+const loadAccountMenu = () => import('../account/AccountMenu.tsx');
+const AccountMenu = lazy(() => loadAccountMenu().then((m) => ({ default: m.AccountMenu })));
 
 /** "Sign in" when signed out; the nickname with its menu when signed in. */
 export function AccountControl() {
   const { t } = useTranslation();
   const [location] = useLocation();
   const { data: me } = useMe();
+  const [opened, setOpened] = useState(false);
   if (me === undefined) return null;
   if (me === null) {
     return (
@@ -21,15 +23,26 @@ export function AccountControl() {
       </Link>
     );
   }
-  const placeholder = (
-    <span className="account-trigger" aria-hidden="true">
+  const trigger = (
+    <button
+      type="button"
+      className="account-trigger"
+      data-testid="account-menu"
+      aria-label={t('nav.accountMenu')}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadAccountMenu()}
+      onFocus={() => void loadAccountMenu()}
+      onClick={() => setOpened(true)}
+    >
       <Icon name="user" />
       <span className="account-name">{me.nickname}</span>
-    </span>
+    </button>
   );
+  if (!opened) return trigger;
   return (
-    <Suspense fallback={placeholder}>
-      <AccountMenu me={me} />
+    <Suspense fallback={trigger}>
+      <AccountMenu me={me} defaultOpen />
     </Suspense>
   );
 }

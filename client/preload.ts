@@ -1,0 +1,33 @@
+import type { QueryClient } from '@tanstack/react-query';
+import superjson from 'superjson';
+import { BOOT_DATA_ID, type BootData } from '../src/boot-data.ts';
+import { preloadReader } from './features/reader/preload-reader.ts';
+import { preloadHomeList } from './pages/HomePage.tsx';
+import { type TrpcClient, trpcOptions } from './trpc.ts';
+
+/** What the server wrote into index.html; undefined where it did not (Vite's dev server). */
+function readBootData(): BootData | undefined {
+  const json = document.getElementById(BOOT_DATA_ID)?.textContent;
+  if (!json) return undefined;
+  try {
+    return superjson.parse<BootData>(json);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Before React renders: the signed-in user and the home list's first chunk from the page itself,
+ * or else the route's first data requested at once rather than after `auth.me` and the first
+ * render.
+ */
+export function preload(queryClient: QueryClient, trpcClient: TrpcClient, location: Location): void {
+  const boot = readBootData();
+  if (!boot) return; // the pages ask for the user themselves
+  const trpc = trpcOptions(trpcClient, queryClient);
+  queryClient.setQueryData(trpc.auth.me.queryKey(), boot.me);
+  if (boot.me && location.pathname === '/') {
+    preloadHomeList(queryClient, trpc, location.search, boot.homeList);
+    preloadReader(queryClient, trpc, location.search);
+  }
+}
