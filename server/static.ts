@@ -37,7 +37,8 @@ function precompressed(dir: string, options: { immutable: boolean; maxAge: strin
   return (req, res, next) => {
     const type = /\.(js|css)$/.exec(req.path)?.[1];
     const file = path.join(dir, path.normalize(req.path));
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !type || !file.startsWith(dir)) return next();
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !type || !file.startsWith(dir + path.sep))
+      return next();
     // Ours is the preference (brotli is smaller), among what the browser takes.
     const encoding = ENCODINGS.find((e) => req.acceptsEncodings(e.name) === e.name);
     if (!encoding || !fs.existsSync(file + encoding.suffix)) return next();

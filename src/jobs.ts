@@ -150,7 +150,6 @@ export type JobKeyOn<Q extends QueueName> = {
 
 export const JOB_KEYS = Object.keys(JOBS) as JobKey[];
 
-/** Which registered job a BullMQ job on `queue` named `name` is, if any. */
 /** A job's payload parsed by its registered schema, or why it does not parse (the same words everywhere). */
 export function parseJobPayload<K extends JobKey>(
   key: K,
@@ -162,6 +161,7 @@ export function parseJobPayload<K extends JobKey>(
     : { ok: false, reason: `invalid ${key} job payload: ${z.prettifyError(parsed.error)}` };
 }
 
+/** Which registered job a BullMQ job on `queue` named `name` is, if any. */
 export function jobKeyOf(queue: QueueName, name: string): JobKey | undefined {
   return JOB_KEYS.find((key) => JOBS[key].queue === queue && JOBS[key].name === name);
 }

@@ -1,4 +1,5 @@
 import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { partitionPoint } from '../../src/sorted-search.ts';
 
 export interface RowWindow {
   /** First and one-past-last row to render. */
@@ -19,16 +20,9 @@ export interface WindowedRowsOptions {
   keyOf?: (index: number) => string;
 }
 
-/** First index whose offset is > `value` in an ascending list, minus one (the row at `value`). */
+/** The row at `value`: the last whose offset is <= `value` in an ascending list. */
 function rowAt(offsets: Float64Array, value: number): number {
-  let low = 0;
-  let high = offsets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (offsets[middle]! <= value) low = middle + 1;
-    else high = middle;
-  }
-  return low - 1;
+  return partitionPoint(offsets.length, (i) => offsets[i]! <= value) - 1;
 }
 
 /**

@@ -30,8 +30,8 @@ const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
 };
 
 /**
- * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation): its own when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for
- * a 5xx.
+ * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation): its own
+ * when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for a 5xx.
  */
 function appCodeOf(error: TRPCError): AppErrorCode {
   const known = APP_CODE[error.code];

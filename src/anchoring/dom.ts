@@ -1,6 +1,7 @@
 // Browser side of anchoring: the page text of the reader's content root (src/text/dom-text.ts,
 // the same walk that builds the text the server stores and re-anchors against), with maps between
 // text offsets and DOM positions. No framework dependency; works in any DOM (or jsdom).
+import { lowerBound } from '../sorted-search.ts';
 import { type DomText, domText, NO_NODE } from '../text/dom-text.ts';
 
 const TEXT_NODE = 3;
@@ -40,18 +41,6 @@ export function textIndex(root: Node): TextIndex {
     backed++;
   }
   return { ...page, nodeIndexes, nodeStarts, backedOffsets, backedRawOffsets };
-}
-
-/** First index in an ascending array whose value is >= `value`. */
-function lowerBound(values: Int32Array, value: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 export interface DomPosition {

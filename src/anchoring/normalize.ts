@@ -3,6 +3,7 @@
 // zero-width characters) are folded away, and every normalised code unit remembers the original
 // range it came from so matches map back to the page text.
 
+import { lowerBound } from '../sorted-search.ts';
 import { isUnicodeSpace } from '../text/whitespace.ts';
 
 export interface NormalizedText {
@@ -141,12 +142,5 @@ export function toOriginalRange(
 
 /** The normalised offset of the first normalised unit at or after an original offset. */
 export function toNormalizedOffset(normalized: NormalizedText, offset: number): number {
-  let low = 0;
-  let high = normalized.starts.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (normalized.starts[middle]! < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return lowerBound(normalized.starts, offset);
 }

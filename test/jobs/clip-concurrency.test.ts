@@ -66,8 +66,15 @@ describe(`CLIP_CONCURRENCY=${CONCURRENCY}, EXTRACT_POOL_SIZE=1`, () => {
     // The URL's query makes each a note of its own; the site sees one path.
     expect(new Set(notes.map((note) => note.id)).size).toBe(5);
     await waitFor(async () => (held.length >= CONCURRENCY ? true : undefined), 20_000, 'three held fetches');
-    // Long enough for a fourth fetch to arrive if one could start.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The worker holds three jobs and leaves the other two queued, so no fourth fetch can start.
+    await waitFor(
+      async () => {
+        const counts = await deps.queues.clip.getJobCounts('active', 'waiting');
+        return counts.active === CONCURRENCY && counts.waiting === 2 ? true : undefined;
+      },
+      20_000,
+      'three active clip jobs and two waiting',
+    );
     expect(held).toHaveLength(CONCURRENCY);
     const release = () => {
       for (const res of held.filter((r) => !r.writableEnded)) {

@@ -2,6 +2,7 @@
 // highlight covers is wrapped in <mark data-highlight-id> (nested where highlights overlap). The
 // text itself never changes, so offsets from textIndex() stay valid across repaints.
 import { type TextIndex, textIndex } from '../../../src/anchoring/dom.ts';
+import { lowerBound } from '../../../src/sorted-search.ts';
 import { styleClass } from '../highlights/highlight-look.ts';
 import {
   clearImages,
@@ -29,15 +30,9 @@ function clearMarks(root: HTMLElement): void {
 function firstTextOffset(index: TextIndex, node: number, from: number, to: number): number {
   const rawStart = index.nodeStarts[node]! + from;
   const rawEnd = index.nodeStarts[node]! + to;
-  let low = 0;
-  let high = index.backedRawOffsets.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (index.backedRawOffsets[middle]! < rawStart) low = middle + 1;
-    else high = middle;
-  }
-  return low < index.backedRawOffsets.length && index.backedRawOffsets[low]! < rawEnd
-    ? index.backedOffsets[low]!
+  const first = lowerBound(index.backedRawOffsets, rawStart);
+  return first < index.backedRawOffsets.length && index.backedRawOffsets[first]! < rawEnd
+    ? index.backedOffsets[first]!
     : -1;
 }
 

@@ -1,6 +1,7 @@
 // Placed text highlights as spans of the article text, sorted once so that "which highlights cover
 // this offset" is a binary search plus a short walk back, not a scan of every highlight.
 import type { Highlight } from '../../../src/schemas/highlights.ts';
+import { partitionPoint } from '../../../src/sorted-search.ts';
 
 /** What painting a highlight reads of it. */
 export type PaintableHighlight = Pick<Highlight, 'id' | 'slotId' | 'style' | 'selectors' | 'imageUrl'>;
@@ -32,16 +33,10 @@ export function sortSpans(spans: Span[]): SortedSpans {
 
 /** Every span covering text offset `offset`, outermost first. */
 export function spansAt({ spans, maxEnds }: SortedSpans, offset: number): Span[] {
-  // The last span starting at or before the offset.
-  let low = 0;
-  let high = spans.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (spans[middle]!.start <= offset) low = middle + 1;
-    else high = middle;
-  }
+  // From the last span starting at or before the offset.
+  const after = partitionPoint(spans.length, (i) => spans[i]!.start <= offset);
   const covering: Span[] = [];
-  for (let i = low - 1; i >= 0 && maxEnds[i]! > offset; i--) {
+  for (let i = after - 1; i >= 0 && maxEnds[i]! > offset; i--) {
     if (spans[i]!.end > offset) covering.push(spans[i]!);
   }
   return covering.reverse();

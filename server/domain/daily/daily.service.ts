@@ -10,7 +10,7 @@ import { Highlight, type Note, type User } from '../../db/entities/index.ts';
 import { asDate } from '../../db/row.ts';
 import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
 import { type ExportFormat, exportFile } from '../notes/notes.service.ts';
-import { exactPhrases, type SearchTarget, searchCondition } from '../search/search-condition.ts';
+import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexNote } from '../search/search-index.ts';
 
 export function today(user: User, now = clock.now()): string {
@@ -229,7 +229,7 @@ export async function listDays(
     userId: user.id,
     contains: (run) => ({ sql: 'strpos(lower(c.text), ?) > 0', params: [run] }),
   };
-  const matches = searchCondition(q, search, await exactPhrases(em, q, search));
+  const matches = await userSearchCondition(em, q, search);
   if (matches) {
     where.push(matches.sql);
     params.push(...matches.params);

@@ -15,7 +15,7 @@ import { Highlight, Note, NoteContent, type User } from '../../db/entities/index
 import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
-import { exactPhrases, type SearchTarget, searchCondition } from '../search/search-condition.ts';
+import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
 import { rowToHighlightListItem, rowToHighlightView, toHighlightView } from './highlight-view.ts';
 
@@ -239,7 +239,7 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
     userId: user.id,
     contains: (run) => ({ sql: `strpos(h.text || ' ' || coalesce(h.annotation, ''), ?) > 0`, params: [run] }),
   };
-  const matches = searchCondition(q, search, await exactPhrases(em, q, search));
+  const matches = await userSearchCondition(em, q, search);
   if (matches) {
     where.push(matches.sql);
     params.push(...matches.params);

@@ -102,6 +102,15 @@ export function searchStages(
   };
 }
 
+/** searchCondition with `exactPhrases` asked of the database first. */
+export async function userSearchCondition(
+  em: EntityManager,
+  query: string,
+  target: SearchTarget,
+): Promise<SqlCondition | null> {
+  return searchCondition(query, target, await exactPhrases(em, query, target));
+}
+
 /** searchStages as one WHERE condition, for a statement whose candidates are few or cheap to check. */
 export function searchCondition(
   query: string,
