@@ -1,42 +1,49 @@
-// Re-anchoring: the stored position, then exact occurrences of the quote ranked by context and
-// nearness, then a fuzzy match on normalised text; a highlight that fits nowhere is detached.
-import {
-  anchorScore,
-  averageContext,
-  type ContextSimilarity,
-  contextSimilarity,
-  type QuoteContext,
-  quoteContext,
-} from './context.ts';
-import { fuzzyMatch } from './fuzzy.ts';
+// Re-anchoring: the stored position when the quote and its context are all still there;
+// otherwise every exact occurrence of the quote and every approximate match, on normalised text
+// (so re-wrapped whitespace and typographic quotes change nothing), is a candidate, all judged by
+// the one rule in ./scoring.ts. A highlight that fits nowhere, fits two places equally well, or
+// whose own place is still there with its quote gone, is detached: reported lost rather than put
+// somewhere else.
+import { contextSimilarity, type QuoteContext, quoteContext } from './context.ts';
+import { fuzzyCandidates } from './fuzzy.ts';
 import { isGraphemeBoundary, snapEndToGrapheme, snapStartToGrapheme } from './graphemes.ts';
 import { type NormalizedText, normalizeText, toNormalizedOffset, toOriginalRange } from './normalize.ts';
-import type { AnchorOptions, AnchorResult, HighlightSelectors } from './types.ts';
+import {
+  anchorScore,
+  type Candidate,
+  choose,
+  contextAgreement,
+  isAcceptable,
+  maxQuoteEdits,
+  type Site,
+} from './scoring.ts';
+import type { AnchorResult, HighlightSelectors } from './types.ts';
 
-const DEFAULT_MIN_QUOTE_SIMILARITY = 0.75;
-/** Average context similarity above which an exact occurrence is taken without a fuzzy search. */
-const TRUSTED_CONTEXT = 0.5;
-/** How much better a fuzzy match must score to beat an exact occurrence. */
-const FUZZY_MARGIN = 0.05;
-/** Quotes shorter than this (normalised) need agreeing context to be placed by a fuzzy match. */
-const SHORT_QUOTE = 16;
-/** Exact occurrences ranked at most; the nearest to the old position are kept. */
+/** Exact occurrences judged at most; the nearest to the expected place are kept. */
 const MAX_OCCURRENCES = 256;
 /**
  * Searches look first within this many code units (plus the quote's length) of where the
  * highlight is expected, and go over the whole text only when that finds nothing convincing.
  */
 const LOCAL_RADIUS = 4096;
-/** A fuzzy match found near the expected place with at least this score ends the search. */
-const CONVINCING_LOCAL_SCORE = 0.85;
+/** Context agreement at which a place found near the expected one ends the search. */
+const CONVINCING_AGREEMENT = 0.9;
+/** How far from the expected place the highlight's own place (its context) is looked for. */
+const SITE_RADIUS = 64;
+/** Context similarity each side needs for the highlight's own place to count as still there. */
+const SITE_CONTEXT = 0.9;
 
 interface Window {
   from: number;
   to: number;
 }
 
-function localWindow(textLength: number, expected: number, quoteLength: number): Window | undefined {
-  if (!Number.isFinite(expected)) return undefined;
+function localWindow(
+  textLength: number,
+  expected: number | undefined,
+  quoteLength: number,
+): Window | undefined {
+  if (expected === undefined) return undefined;
   const radius = LOCAL_RADIUS + quoteLength;
   const from = Math.max(0, expected - radius);
   const to = Math.min(textLength, expected + radius + quoteLength);
@@ -67,153 +74,183 @@ function cachedPageText(text: string): PageText {
   return lastPage;
 }
 
-interface Placement {
-  start: number;
-  end: number;
-  context: ContextSimilarity;
-  score: number;
+/** The stored quote and context, normalised like the page. */
+interface Quote {
+  exact: string;
+  context: QuoteContext;
 }
 
-function exactAt(text: string, exact: string, start: number, context: QuoteContext): Placement | undefined {
-  if (!Number.isInteger(start) || start < 0 || !text.startsWith(exact, start)) return undefined;
-  const end = start + exact.length;
-  if (!isGraphemeBoundary(text, start) || !isGraphemeBoundary(text, end)) return undefined;
+const normalized = (text: string): string => normalizeText(text).text;
+
+function normalizedQuote(selectors: HighlightSelectors): Quote {
+  const { exact, prefix, suffix } = selectors.quote;
+  const prefixBreak = prefix.lastIndexOf('\n');
+  const suffixBreak = suffix.indexOf('\n');
+  return {
+    exact: normalized(exact),
+    context: quoteContext(
+      normalized(prefix),
+      normalized(suffix),
+      prefixBreak === -1 ? normalized(prefix) : normalized(prefix.slice(prefixBreak + 1)),
+      suffixBreak === -1 ? normalized(suffix) : normalized(suffix.slice(0, suffixBreak)),
+    ),
+  };
+}
+
+function candidateAt(
+  text: string,
+  start: number,
+  end: number,
+  quoteSimilarity: number,
+  context: QuoteContext,
+  expected: number | undefined,
+): Candidate {
   const similarity = contextSimilarity(text, start, end, context);
-  return { start, end, context: similarity, score: anchorScore(1, similarity) };
+  return {
+    start,
+    end,
+    quoteSimilarity,
+    context: similarity,
+    agreement: contextAgreement(similarity, context),
+    distance: expected === undefined ? 0 : Math.abs(start - expected),
+  };
 }
 
-function exactOccurrences(text: string, exact: string, oldStart: number, window?: Window): number[] {
+/** Unchanged at `start` in the page text: the quote and every unit of its context. */
+function untouchedAt(text: string, selectors: HighlightSelectors, start: number): boolean {
+  const { exact, prefix, suffix } = selectors.quote;
+  if (!Number.isInteger(start) || start < 0 || !text.startsWith(exact, start)) return false;
+  const end = start + exact.length;
+  return (
+    start >= prefix.length &&
+    text.startsWith(prefix, start - prefix.length) &&
+    text.startsWith(suffix, end) &&
+    isGraphemeBoundary(text, start) &&
+    isGraphemeBoundary(text, end)
+  );
+}
+
+function exactCandidates(
+  text: string,
+  quote: Quote,
+  expected: number | undefined,
+  window?: Window,
+): Candidate[] {
   const searched = window ? text.slice(window.from, window.to) : text;
   const offset = window ? window.from : 0;
-  const found: number[] = [];
-  for (let at = searched.indexOf(exact); at !== -1; at = searched.indexOf(exact, at + 1))
-    found.push(offset + at);
-  if (found.length <= MAX_OCCURRENCES) return found;
-  return found.sort((a, b) => Math.abs(a - oldStart) - Math.abs(b - oldStart)).slice(0, MAX_OCCURRENCES);
-}
-
-/** The exact occurrence with the best context, nearness to the old start breaking near-ties. */
-function bestExactOccurrence(
-  text: string,
-  exact: string,
-  oldStart: number,
-  context: QuoteContext,
-  window?: Window,
-): Placement | undefined {
-  let best: Placement | undefined;
-  let bestRank = Number.NEGATIVE_INFINITY;
-  for (const start of exactOccurrences(text, exact, oldStart, window)) {
-    const placement = exactAt(text, exact, start, context);
-    if (!placement) continue;
-    const nearness = 1 - Math.min(1, Math.abs(start - oldStart) / Math.max(1, text.length));
-    // Nearness only breaks ties: its weight is below the smallest context difference that counts.
-    const rank = placement.score + 0.001 * nearness;
-    if (rank > bestRank) {
-      best = placement;
-      bestRank = rank;
-    }
+  let starts: number[] = [];
+  for (let at = searched.indexOf(quote.exact); at !== -1; at = searched.indexOf(quote.exact, at + 1)) {
+    starts.push(offset + at);
   }
-  return best;
+  if (starts.length > MAX_OCCURRENCES && expected !== undefined) {
+    starts = starts.sort((a, b) => Math.abs(a - expected) - Math.abs(b - expected));
+  }
+  return starts
+    .slice(0, MAX_OCCURRENCES)
+    .map((start) => candidateAt(text, start, start + quote.exact.length, 1, quote.context, expected));
 }
 
-function fuzzyPlacement(
-  page: PageText,
-  selectors: HighlightSelectors,
-  expected: number,
-  minQuoteSimilarity: number,
-): Placement | undefined {
-  const { exact, prefix, suffix } = selectors.quote;
-  const normalized = page.normalized();
-  const normalizedExact = normalizeText(exact).text;
-  const context = quoteContext(normalizeText(prefix).text, normalizeText(suffix).text);
-  const expectedStart = Number.isFinite(expected) ? toNormalizedOffset(normalized, expected) : undefined;
+function fuzzyCandidatesNear(text: string, quote: Quote, expected: number | undefined): Candidate[] {
+  const length = quote.exact.length;
   const search = (window?: Window) =>
-    fuzzyMatch(
-      normalized.text,
-      normalizedExact,
-      context,
-      expectedStart,
-      minQuoteSimilarity,
-      window && { text: normalized.text.slice(window.from, window.to), offset: window.from },
+    fuzzyCandidates(
+      text,
+      quote.exact,
+      quote.context,
+      expected,
+      maxQuoteEdits(length),
+      window && { text: text.slice(window.from, window.to), offset: window.from },
     );
-  const window =
-    expectedStart === undefined
-      ? undefined
-      : localWindow(normalized.text.length, expectedStart, normalizedExact.length);
-  let match = window ? search(window) : undefined;
-  if (!match || match.score < CONVINCING_LOCAL_SCORE) {
-    const global = search();
-    if (global && (!match || global.score > match.score)) match = global;
+  const window = localWindow(text.length, expected, length);
+  const local = window ? search(window) : [];
+  const convincing = local.some(
+    (match) =>
+      match.quoteSimilarity >= 0.9 && contextAgreement(match.context, quote.context) >= CONVINCING_AGREEMENT,
+  );
+  const matches = window && convincing ? local : [...local, ...search()];
+  return matches.map((match) =>
+    candidateAt(text, match.start, match.end, match.quoteSimilarity, quote.context, expected),
+  );
+}
+
+/**
+ * The highlight's own place, when the end of its prefix and the start of its suffix are still
+ * next to each other near where it was expected, whatever is now between them.
+ */
+function siteNear(text: string, quote: Quote, expected: number | undefined): Site | undefined {
+  const { context } = quote;
+  // Whitespace at the quote's edges may have merged with the context's once the quote is gone.
+  const prefixEnd = context.prefix.trimEnd().slice(-12);
+  const suffixStart = context.suffix.trimStart().slice(0, 12);
+  if (expected === undefined || prefixEnd.length < 8 || suffixStart.length < 8) return undefined;
+  const from = Math.max(0, expected - SITE_RADIUS - prefixEnd.length);
+  const to = Math.min(text.length, expected + SITE_RADIUS);
+  for (let at = text.indexOf(prefixEnd, from); at !== -1 && at < to; at = text.indexOf(prefixEnd, at + 1)) {
+    const start = at + prefixEnd.length;
+    const end = text.indexOf(suffixStart, start);
+    if (end === -1 || end > start + 2 * quote.exact.length + 16) continue;
+    const similarity = contextSimilarity(text, start, end, context);
+    if (similarity.prefix >= SITE_CONTEXT && similarity.suffix >= SITE_CONTEXT) return { start, end };
   }
-  if (!match) return undefined;
-  const trustworthy =
-    match.quoteSimilarity === 1 ||
-    normalizedExact.length >= SHORT_QUOTE ||
-    averageContext(match.context) >= TRUSTED_CONTEXT;
-  if (!trustworthy) return undefined;
-  const original = toOriginalRange(normalized, match.start, match.end);
+  return undefined;
+}
+
+function placed(page: PageText, selectors: HighlightSelectors, best: Candidate): AnchorResult {
+  const normalized = page.normalized();
+  const original = toOriginalRange(normalized, best.start, best.end);
   const start = snapStartToGrapheme(page.text, original.start);
   const end = snapEndToGrapheme(page.text, original.end);
-  if (end <= start) return undefined;
-  return { start, end, context: match.context, score: match.score };
+  if (end <= start) return DETACHED;
+  const { exact } = selectors.quote;
+  const status =
+    page.text.slice(start, end) !== exact
+      ? 'fuzzy'
+      : start === selectors.position?.start
+        ? 'exact-position'
+        : 'exact-quote';
+  return { status, start, end, score: anchorScore(best.quoteSimilarity, best.context) };
 }
 
-function anchorIn(
-  page: PageText,
-  selectors: HighlightSelectors,
-  options: AnchorOptions,
-  shift: number,
-): AnchorResult {
+function anchorIn(page: PageText, selectors: HighlightSelectors, shift: number): AnchorResult {
   const { text } = page;
-  const { exact, prefix, suffix } = selectors.quote;
+  const { exact } = selectors.quote;
   if (exact.length === 0) return DETACHED;
-  const context = quoteContext(prefix, suffix);
   const oldStart = selectors.position?.start ?? Number.NaN;
 
   // The stored position, or the shift the previous highlight moved by, is taken without a search
-  // only when the context on both sides is unchanged; anything less is ranked against every occurrence.
-  const atPosition = exactAt(text, exact, oldStart, context);
-  if (atPosition && atPosition.score === 1) {
-    return {
-      status: 'exact-position',
-      start: atPosition.start,
-      end: atPosition.end,
-      score: atPosition.score,
-    };
-  }
-  if (shift !== 0) {
-    const shifted = exactAt(text, exact, oldStart + shift, context);
-    if (shifted && shifted.score === 1) {
-      return { status: 'exact-quote', start: shifted.start, end: shifted.end, score: shifted.score };
+  // only when the quote and its context are all unchanged there.
+  for (const start of shift === 0 ? [oldStart] : [oldStart, oldStart + shift]) {
+    if (untouchedAt(text, selectors, start)) {
+      const status = start === oldStart ? 'exact-position' : 'exact-quote';
+      return { status, start, end: start + exact.length, score: 1 };
     }
   }
 
-  const expected = Number.isFinite(oldStart) ? oldStart + shift : 0;
-  const window = localWindow(text.length, expected, exact.length);
-  const nearby = window && bestExactOccurrence(text, exact, expected, context, window);
-  const exactMatch = nearby?.score === 1 ? nearby : bestExactOccurrence(text, exact, expected, context);
-  if (exactMatch && averageContext(exactMatch.context) >= TRUSTED_CONTEXT) {
-    const status = exactMatch.start === oldStart ? 'exact-position' : 'exact-quote';
-    return { status, start: exactMatch.start, end: exactMatch.end, score: exactMatch.score };
-  }
+  const normalized = page.normalized();
+  const quote = normalizedQuote(selectors);
+  const length = quote.exact.length;
+  if (length === 0) return DETACHED;
+  const expected = Number.isFinite(oldStart) ? toNormalizedOffset(normalized, oldStart + shift) : undefined;
+  const site = siteNear(normalized.text, quote, expected);
 
-  const minQuoteSimilarity = options.minQuoteSimilarity ?? DEFAULT_MIN_QUOTE_SIMILARITY;
-  const fuzzy = fuzzyPlacement(page, selectors, expected, minQuoteSimilarity);
-  if (exactMatch && !(fuzzy && fuzzy.score > exactMatch.score + FUZZY_MARGIN)) {
-    const status = exactMatch.start === oldStart ? 'exact-position' : 'exact-quote';
-    return { status, start: exactMatch.start, end: exactMatch.end, score: exactMatch.score };
-  }
-  if (fuzzy) return { status: 'fuzzy', start: fuzzy.start, end: fuzzy.end, score: fuzzy.score };
-  return DETACHED;
+  const window = localWindow(normalized.text.length, expected, length);
+  let exacts = window ? exactCandidates(normalized.text, quote, expected, window) : [];
+  const convincing = exacts.some(
+    (candidate) => candidate.agreement >= CONVINCING_AGREEMENT && isAcceptable(candidate, length),
+  );
+  if (!window || !convincing) exacts = exactCandidates(normalized.text, quote, expected);
+  const bestExact = choose(exacts, length, site);
+  // A fuzzy match has at least one edit, so it cannot outrank an exact one this good.
+  if (bestExact && anchorScore(1, bestExact.context) >= 1 - 0.5 / length)
+    return placed(page, selectors, bestExact);
+
+  const best = choose([...exacts, ...fuzzyCandidatesNear(normalized.text, quote, expected)], length, site);
+  return best ? placed(page, selectors, best) : DETACHED;
 }
 
 /** Places one highlight in `text` (the page's plain text; offsets in UTF-16 code units). */
-export function anchor(
-  text: string,
-  selectors: HighlightSelectors,
-  options: AnchorOptions = {},
-): AnchorResult {
-  return anchorIn(cachedPageText(text), selectors, options, 0);
+export function anchor(text: string, selectors: HighlightSelectors): AnchorResult {
+  return anchorIn(cachedPageText(text), selectors, 0);
 }
 
 const storedStart = (selectors: HighlightSelectors): number => {
@@ -226,18 +263,14 @@ const storedStart = (selectors: HighlightSelectors): number => {
  * position), so the shift one moved by is tried first on the next: text inserted above a run of
  * highlights costs one check each. The text is normalised at most once.
  */
-export function anchorAll(
-  text: string,
-  list: readonly HighlightSelectors[],
-  options: AnchorOptions = {},
-): AnchorResult[] {
+export function anchorAll(text: string, list: readonly HighlightSelectors[]): AnchorResult[] {
   const page = pageText(text);
   const order = list.map((_, i) => i).sort((a, b) => storedStart(list[a]!) - storedStart(list[b]!) || a - b);
   const results: AnchorResult[] = new Array(list.length);
   let shift = 0;
   for (const i of order) {
     const selectors = list[i]!;
-    const result = anchorIn(page, selectors, options, shift);
+    const result = anchorIn(page, selectors, shift);
     if (result.status !== 'detached' && Number.isInteger(selectors.position?.start)) {
       shift = result.start - selectors.position.start;
     }

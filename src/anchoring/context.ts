@@ -4,6 +4,10 @@ import { bestMatch, type CompiledPattern, compilePattern } from './edit-distance
 export interface QuoteContext {
   prefix: string;
   suffix: string;
+  /** The end of the prefix after its last line break: the part in the quote's own block. */
+  nearPrefix: string;
+  /** The start of the suffix before its first line break. */
+  nearSuffix: string;
   prefixPattern: () => CompiledPattern;
   suffixPattern: () => CompiledPattern;
 }
@@ -11,14 +15,28 @@ export interface QuoteContext {
 export interface ContextSimilarity {
   prefix: number;
   suffix: number;
+  /**
+   * When the stored side's part in the quote's own block (all of it if it crosses no line break)
+   * stands unchanged next to the range, and the block still ends where it did: that part's length;
+   * otherwise -1. Context past a block's edge tells little: blocks are inserted and reordered.
+   */
+  prefixIntact: number;
+  suffixIntact: number;
 }
 
-export function quoteContext(prefix: string, suffix: string): QuoteContext {
+export function quoteContext(
+  prefix: string,
+  suffix: string,
+  nearPrefix = prefix,
+  nearSuffix = suffix,
+): QuoteContext {
   let prefixPattern: CompiledPattern | undefined;
   let suffixPattern: CompiledPattern | undefined;
   return {
     prefix,
     suffix,
+    nearPrefix,
+    nearSuffix,
     prefixPattern: () => {
       prefixPattern ??= compilePattern(prefix, true);
       return prefixPattern;
@@ -46,7 +64,27 @@ export function contextSimilarity(
   end: number,
   context: QuoteContext,
 ): ContextSimilarity {
-  return { prefix: prefixSimilarity(text, start, context), suffix: suffixSimilarity(text, end, context) };
+  return {
+    prefix: prefixSimilarity(text, start, context),
+    suffix: suffixSimilarity(text, end, context),
+    prefixIntact: intactPrefix(text, start, context),
+    suffixIntact: intactSuffix(text, end, context),
+  };
+}
+
+const isBlockEdge = (text: string, at: number): boolean =>
+  at <= 0 || at >= text.length || /\s/.test(text[at]!);
+
+function intactPrefix(text: string, start: number, { prefix, nearPrefix }: QuoteContext): number {
+  const from = start - nearPrefix.length;
+  if (from < 0 || !text.startsWith(nearPrefix, from)) return -1;
+  return nearPrefix.length === prefix.length || isBlockEdge(text, from - 1) ? nearPrefix.length : -1;
+}
+
+function intactSuffix(text: string, end: number, { suffix, nearSuffix }: QuoteContext): number {
+  if (!text.startsWith(nearSuffix, end)) return -1;
+  const blockEnds = nearSuffix.length === suffix.length || isBlockEdge(text, end + nearSuffix.length);
+  return blockEnds ? nearSuffix.length : -1;
 }
 
 export function prefixSimilarity(text: string, start: number, context: QuoteContext): number {
@@ -64,13 +102,4 @@ export function suffixSimilarity(text: string, end: number, context: QuoteContex
   if (text.startsWith(context.suffix, end)) return 1;
   const to = Math.min(text.length, end + length + contextSlack(length));
   return 1 - bestMatch(context.suffixPattern(), text, end, to, { anchored: true }).distance / length;
-}
-
-export function averageContext(similarity: ContextSimilarity): number {
-  return (similarity.prefix + similarity.suffix) / 2;
-}
-
-/** The confidence reported with an anchored highlight. */
-export function anchorScore(quoteSimilarity: number, context: ContextSimilarity): number {
-  return 0.5 * quoteSimilarity + 0.25 * context.prefix + 0.25 * context.suffix;
 }

@@ -101,3 +101,17 @@ export function bestMatch(
   ties.sort((a, b) => Math.abs(a - target) - Math.abs(b - target));
   return { distance: bestDistance, offset: ties[0]!, ties };
 }
+
+/** Plain Levenshtein distance, for short strings (quadratic). */
+export function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1);
+      current.push(Math.min(substitution, previous[j]! + 1, current[j - 1]! + 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,23 +1,21 @@
 // Fuzzy quote search on normalised text: exact occurrences of short seeds (pieces of the quote,
 // the end of the prefix, the start of the suffix) vote for where the highlight now starts; the
-// best few places, plus the old position, are verified with bounded edit-distance matching and
-// scored with their context.
+// best few places, plus the old position, are verified with bounded edit-distance matching; each
+// verified place comes back with its context similarity for the caller to judge.
 import {
-  anchorScore,
   type ContextSimilarity,
   contextSimilarity,
   prefixSimilarity,
   type QuoteContext,
   suffixSimilarity,
 } from './context.ts';
-import { bestMatch, compilePattern } from './edit-distance.ts';
+import { bestMatch, compilePattern, levenshtein } from './edit-distance.ts';
 
 export interface FuzzyMatch {
   start: number;
   end: number;
   quoteSimilarity: number;
   context: ContextSimilarity;
-  score: number;
 }
 
 interface Vote {
@@ -105,52 +103,94 @@ function bestBy(offsets: number[], contextScore: (offset: number) => number, pre
   return best;
 }
 
+/** Quotes shorter than this are also looked for between their context's two sides. */
+const SANDWICHED_QUOTE = 32;
+
 /**
- * The best approximate occurrence of `exact` in `text` (both normalised) whose quote similarity
- * reaches `minQuoteSimilarity`, or undefined. Seeds are looked up in `area` (all of `text` unless
- * a window is given); matches are verified against the whole text.
+ * Places where the end of the stored prefix and the start of the stored suffix are still there,
+ * about a quote's length apart, with the text between them within `maxEdits` of the quote. A short
+ * quote with a typo fixed is found here even when an untouched copy of it is nearby.
  */
-export function fuzzyMatch(
+function sandwiched(
+  text: string,
+  exact: string,
+  context: QuoteContext,
+  maxEdits: number,
+  area: SearchArea,
+): { start: number; end: number; edits: number }[] {
+  const prefixSeed = context.prefix.slice(-CONTEXT_SEED_LENGTH);
+  const suffixSeed = context.suffix.slice(0, CONTEXT_SEED_LENGTH);
+  if (prefixSeed.length < 3 || suffixSeed.length < 3) return [];
+  const found: { start: number; end: number; edits: number }[] = [];
+  let seen = 0;
+  for (let at = area.text.indexOf(prefixSeed); at !== -1; at = area.text.indexOf(prefixSeed, at + 1)) {
+    if (++seen > MAX_SEED_OCCURRENCES) break;
+    const start = area.offset + at + prefixSeed.length;
+    for (
+      let end = start + Math.max(1, exact.length - maxEdits);
+      end <= start + exact.length + maxEdits;
+      end++
+    ) {
+      if (!text.startsWith(suffixSeed, end)) continue;
+      const edits = levenshtein(exact, text.slice(start, end));
+      if (edits <= maxEdits) found.push({ start, end, edits });
+    }
+  }
+  return found;
+}
+
+/**
+ * Approximate occurrences of `exact` in `text` (both normalised) with at most `maxEdits` edits,
+ * one per likely place. Seeds are looked up in `area` (all of `text` unless a window is given);
+ * matches are verified against the whole text.
+ */
+export function fuzzyCandidates(
   text: string,
   exact: string,
   context: QuoteContext,
   expectedStart: number | undefined,
-  minQuoteSimilarity: number,
+  maxEdits: number,
   area: SearchArea = { text, offset: 0 },
-): FuzzyMatch | undefined {
+): FuzzyMatch[] {
   const length = exact.length;
-  if (length === 0 || text.length === 0) return undefined;
+  if (length === 0 || text.length === 0) return [];
   const slack = 16 + Math.ceil(length / 2);
   const starts = likelyStarts(collectVotes(area, exact, context), slack);
   if (expectedStart !== undefined && !starts.some((start) => Math.abs(start - expectedStart) <= slack)) {
     starts.push(expectedStart);
   }
-  if (starts.length === 0) return undefined;
 
   const forward = compilePattern(exact);
   const backward = compilePattern(exact, true);
-  const maxDistance = Math.floor(length * (1 - minQuoteSimilarity));
-  let best: FuzzyMatch | undefined;
+  const found: FuzzyMatch[] = [];
+  const add = (start: number, end: number, edits: number) => {
+    if (end <= start || found.some((match) => match.start === start && match.end === end)) return;
+    found.push({
+      start,
+      end,
+      quoteSimilarity: 1 - edits / length,
+      context: contextSimilarity(text, start, end, context),
+    });
+  };
+  if (length < SANDWICHED_QUOTE && maxEdits > 0) {
+    for (const match of sandwiched(text, exact, context, maxEdits, area))
+      add(match.start, match.end, match.edits);
+  }
   for (const expected of starts) {
     const from = Math.max(0, expected - slack);
     const to = Math.min(text.length, expected + length + slack);
     if (to <= from) continue;
     const ending = bestMatch(forward, text, from, to, { target: expected + length });
-    if (ending.distance > maxDistance) continue;
+    if (ending.distance > maxEdits) continue;
     const end = bestBy(ending.ties, (offset) => suffixSimilarity(text, offset, context), true);
     const starting = bestMatch(backward, text, from, end, {
       backward: true,
       anchored: true,
       target: end - length,
     });
+    if (starting.distance > maxEdits) continue;
     const start = bestBy(starting.ties, (offset) => prefixSimilarity(text, offset, context), false);
-    const quoteSimilarity = 1 - starting.distance / length;
-    if (quoteSimilarity < minQuoteSimilarity) continue;
-    const similarity = contextSimilarity(text, start, end, context);
-    const score = anchorScore(quoteSimilarity, similarity);
-    if (!best || score > best.score) {
-      best = { start, end, quoteSimilarity, context: similarity, score };
-    }
+    add(start, end, starting.distance);
   }
-  return best;
+  return found;
 }

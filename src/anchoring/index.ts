@@ -3,7 +3,6 @@ export { describeRange } from './describe.ts';
 export { type NormalizedText, normalizeText } from './normalize.ts';
 export type {
   AnchoredStatus,
-  AnchorOptions,
   AnchorResult,
   HighlightSelectors,
   TextPositionSelector,

@@ -39,11 +39,3 @@ export type AnchoredStatus = 'exact-position' | 'exact-quote' | 'fuzzy';
 export type AnchorResult =
   | { status: AnchoredStatus; start: number; end: number; score: number }
   | { status: 'detached' };
-
-export interface AnchorOptions {
-  /**
-   * Lowest similarity (1 - edits / quote length, on normalised text) a fuzzy match of the quote
-   * must reach. Default 0.75.
-   */
-  minQuoteSimilarity?: number;
-}

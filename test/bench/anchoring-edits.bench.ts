@@ -42,7 +42,8 @@ const nextPage = (index: number): string =>
     ? articles[index % articles.length]!
     : randomPage(random, (['latin', 'cjk', 'mixed'] as const)[index % 3]!);
 
-const showWrong = values.show;
+// --show <kind>[:<verdict>] prints the cases of one kind with that verdict (default: wrong).
+const [showKind, showVerdict = 'wrong'] = (values.show ?? '').split(':');
 const tallies: KindTally[] = [];
 for (const kind of EDIT_KINDS) {
   const tally = tallyFor(kind);
@@ -52,8 +53,8 @@ for (const kind of EDIT_KINDS) {
     const started = performance.now();
     const result = anchor(testCase.edited, testCase.selectors);
     const outcome = record(tally, testCase, result, performance.now() - started);
-    if (outcome === 'wrong' && showWrong === kind) {
-      console.log(JSON.stringify({ quote: testCase.selectors.quote, truth: testCase.truth, result }));
+    if (kind === showKind && outcome === showVerdict) {
+      console.log(JSON.stringify({ ...testCase.selectors, truth: testCase.truth, result }));
       if (testCase.truth)
         console.log(
           '  truth text:',

@@ -320,12 +320,30 @@ export interface EditCase {
   /** Where the highlighted text is now, or undefined when the edit took it away. */
   truth: Range | undefined;
   /**
-   * A highlight over a paragraph break that reordering tore apart: placing it on either piece is
-   * as right as reporting it lost.
+   * The parts of a highlight over a paragraph break that reordering tore apart: placing it on
+   * text that is mostly these parts is as right as reporting it lost.
    */
   pieces: Range[];
-  /** The quote is still there with at most one character changed (whitespace aside). */
+  /**
+   * The quote is still there with at most one character changed (whitespace aside); a
+   * one-character quote whose character changed is not.
+   */
   quoteSurvives: boolean;
+}
+
+/** The page without markers, and the ranges each START–END pair enclosed. */
+function unmark(marked: string): { edited: string; marks: Range[] } {
+  const marks: Range[] = [];
+  let edited = '';
+  let open = -1;
+  for (const char of marked) {
+    if (char === START) open = edited.length;
+    else if (char === END) {
+      if (open !== -1) marks.push({ start: open, end: edited.length });
+      open = -1;
+    } else edited += char;
+  }
+  return { edited, marks };
 }
 
 const squeeze = (text: string): string => text.replace(/\s+/gu, ' ');
@@ -348,27 +366,23 @@ export function editCase(
   random: Random,
 ): EditCase {
   const selectors = describeRange(page, start, end);
-  const marked = page.slice(0, start) + START + page.slice(start, end) + END + page.slice(end);
-  const editedMarked = EDITS[kind](marked, random);
-  const [markStart, markEnd] = quoteSpan(editedMarked);
-  const edited = editedMarked.replace(/[\uE000\uE001]/g, '');
+  const quote = page.slice(start, end);
+  // Reordering moves paragraphs whole, so each paragraph's part of the quote is marked on its own.
+  const markedQuote =
+    kind === 'paragraphs-reordered' ? quote.split(PARAGRAPH_BREAK).join(END + PARAGRAPH_BREAK + START) : quote;
+  const editedMarked = EDITS[kind](page.slice(0, start) + START + markedQuote + END + page.slice(end), random);
+  const { edited, marks } = unmark(editedMarked);
   let truth: EditCase['truth'];
   const pieces: Range[] = [];
-  const torn =
-    kind === 'paragraphs-reordered' && editedMarked.slice(markStart + 1, markEnd) !== page.slice(start, end);
-  if (torn) {
-    // Offsets in the edited text, where the other marker no longer precedes.
-    const startAt = markStart - (markEnd < markStart ? 1 : 0);
-    const endAt = markEnd - (markStart < markEnd ? 1 : 0);
-    const startPieceEnd = edited.indexOf(PARAGRAPH_BREAK, startAt);
-    pieces.push({ start: startAt, end: startPieceEnd === -1 ? edited.length : startPieceEnd });
-    pieces.push({ start: edited.lastIndexOf(PARAGRAPH_BREAK, endAt) + PARAGRAPH_BREAK.length, end: endAt });
-  } else if (markStart !== -1 && markEnd > markStart) {
-    if (editedMarked.slice(markStart + 1, markEnd).trim().length > 0)
-      truth = { start: markStart, end: markEnd - 1 };
+  if (marks.length > 0) {
+    const whole = { start: marks[0]!.start, end: marks[marks.length - 1]!.end };
+    const intact = kind !== 'paragraphs-reordered' || edited.slice(whole.start, whole.end) === quote;
+    if (!intact) pieces.push(...marks);
+    else if (edited.slice(whole.start, whole.end).trim().length > 0) truth = whole;
   }
   const quoteSurvives =
     truth !== undefined &&
+    (edited.slice(truth.start, truth.end) === selectors.quote.exact || selectors.quote.exact.length > 1) &&
     withinOneEdit(squeeze(edited.slice(truth.start, truth.end)), squeeze(selectors.quote.exact));
   return { kind, selectors, edited, truth, pieces, quoteSurvives };
 }
@@ -389,7 +403,11 @@ export function verdict(testCase: EditCase, result: AnchorResult): Verdict {
   const { truth, pieces } = testCase;
   if (result.status === 'detached') return truth ? 'orphaned' : 'correct';
   if (truth) return coincide(truth, result) ? 'correct' : 'wrong';
-  return pieces.some((piece) => coincide(piece, result)) ? 'correct' : 'wrong';
+  const onPieces = pieces.reduce(
+    (sum, piece) => sum + Math.max(0, Math.min(piece.end, result.end) - Math.max(piece.start, result.start)),
+    0,
+  );
+  return onPieces >= (result.end - result.start) / 2 ? 'correct' : 'wrong';
 }
 
 export interface KindTally {
