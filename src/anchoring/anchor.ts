@@ -185,23 +185,29 @@ function siteNear(text: string, quote: Quote, expected: number | undefined): Sit
   if (expected === undefined || prefixEnd.length < 8 || suffixStart.length < 8) return undefined;
   const from = Math.max(0, expected - SITE_RADIUS - prefixEnd.length);
   const to = Math.min(text.length, expected + SITE_RADIUS);
+  let best: (Site & { rank: number }) | undefined;
   for (let at = text.indexOf(prefixEnd, from); at !== -1 && at < to; at = text.indexOf(prefixEnd, at + 1)) {
     const start = at + prefixEnd.length;
     const end = text.indexOf(suffixStart, start);
     if (end === -1 || end > start + 2 * quote.exact.length + 16) continue;
     const similarity = contextSimilarity(text, start, end, context);
-    if (similarity.prefix >= SITE_CONTEXT && similarity.suffix >= SITE_CONTEXT) return { start, end };
+    if (similarity.prefix < SITE_CONTEXT || similarity.suffix < SITE_CONTEXT) continue;
+    // In text that repeats itself, the place whose context agrees best, then the nearest.
+    const rank = similarity.prefix + similarity.suffix - Math.abs(start - expected) / text.length;
+    if (!best || rank > best.rank) best = { start, end, rank };
   }
-  return undefined;
+  return best && { start: best.start, end: best.end };
 }
 
 function placed(page: PageText, selectors: HighlightSelectors, best: Candidate): AnchorResult {
-  const normalized = page.normalized();
-  const original = toOriginalRange(normalized, best.start, best.end);
-  const start = snapStartToGrapheme(page.text, original.start);
-  const end = snapEndToGrapheme(page.text, original.end);
-  if (end <= start) return DETACHED;
   const { exact } = selectors.quote;
+  const original = toOriginalRange(page.normalized(), best.start, best.end);
+  let start = snapStartToGrapheme(page.text, original.start);
+  let end = snapEndToGrapheme(page.text, original.end);
+  // A whitespace run normalises to one space: keep the stored quote's own share of it.
+  if (page.text.startsWith(exact, start)) end = start + exact.length;
+  else if (page.text.slice(0, end).endsWith(exact)) start = end - exact.length;
+  if (end <= start) return DETACHED;
   const status =
     page.text.slice(start, end) !== exact
       ? 'fuzzy'

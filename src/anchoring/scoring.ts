@@ -29,9 +29,9 @@ const INTACT = 0.95;
 const FAR = 4096;
 const DISTANCE_WEIGHT = 0.1;
 /** Places whose scores differ by less than this cannot be told apart by their text. */
-const AMBIGUOUS = 0.02;
+const AMBIGUOUS = 0.005;
 /** A place this close to the expected one wins a tie: the expected place is where it was. */
-const AT_EXPECTED = 8;
+const AT_EXPECTED = 0;
 
 /** The confidence reported with an anchored highlight: half quote, a quarter each side. */
 export function anchorScore(quoteSimilarity: number, context: ContextSimilarity): number {
@@ -69,7 +69,7 @@ export function contextAgreement(similarity: ContextSimilarity, context: QuoteCo
 export function requiredAgreement(quoteLength: number, quoteSimilarity: number): number {
   if (quoteSimilarity < MIN_QUOTE_SIMILARITY) return 1;
   const byLength = Math.min(0.93, Math.max(0, 0.9 - 0.15 * Math.log2(Math.max(1, quoteLength) / 8)));
-  return Math.min(1, byLength + 2 * (1 - quoteSimilarity));
+  return Math.min(1, byLength + 1.5 * (1 - quoteSimilarity));
 }
 
 /** Most edits a fuzzy match of a quote this long may have: a quarter of it, one for 2–3 units. */
@@ -98,11 +98,29 @@ export interface Site {
 
 const overlaps = (a: Site, b: Site): boolean => a.start < b.end && b.start < a.end;
 
+/** The quote's own block (its paragraph, its line) is unchanged on both sides of the place. */
+const blockIntact = (candidate: Candidate): boolean =>
+  candidate.context.prefixIntact >= 0 && candidate.context.suffixIntact >= 0;
+
+/**
+ * Two places the text cannot tell apart: they score alike, or both stand in an intact copy of the
+ * quote's block, where only context past the block's edge (which moves freely) could differ.
+ */
+function indistinguishable(a: Candidate, b: Candidate): boolean {
+  if (
+    Math.abs(anchorScore(a.quoteSimilarity, a.context) - anchorScore(b.quoteSimilarity, b.context)) <
+    AMBIGUOUS
+  ) {
+    return true;
+  }
+  return blockIntact(a) && blockIntact(b) && a.quoteSimilarity === b.quoteSimilarity;
+}
+
 /**
  * The accepted candidate with the best rank, or undefined when there is none. When the
  * highlight's own place still stands (`site`), only a candidate there counts: a copy of the quote
- * elsewhere is not where it was. When another place scores as well and the best is not at the
- * expected place, nothing says which copy of text repeated word for word it was.
+ * elsewhere is not where it was. When another place is indistinguishable and the best is not at
+ * the expected place, nothing says which copy of the repeated text it was.
  */
 export function choose(
   candidates: readonly Candidate[],
@@ -115,11 +133,9 @@ export function choose(
   let best: Candidate | undefined;
   for (const candidate of accepted) if (!best || rank(candidate) > rank(best)) best = candidate;
   if (!best || best.distance <= AT_EXPECTED) return best;
-  const bestScore = anchorScore(best.quoteSimilarity, best.context);
+  const chosen = best;
   const tied = accepted.some(
-    (candidate) =>
-      !overlaps(candidate, best) &&
-      anchorScore(candidate.quoteSimilarity, candidate.context) > bestScore - AMBIGUOUS,
+    (candidate) => !overlaps(candidate, chosen) && indistinguishable(candidate, chosen),
   );
   return tied ? undefined : best;
 }

@@ -1,6 +1,7 @@
 // Re-anchoring after typical edits: per edit kind, how many highlights land correctly, land
 // somewhere else (wrong) or are reported lost (orphaned), and the time per `anchor` call.
 // Run: npm run bench:anchoring-edits -- [--cases 1500] [--pages generated|articles] [--seed 1]
+//        [--length 20000] (generated pages of about that many code units)
 // `articles` uses the real article texts in ../shared/data/extraction-dev/ground-truth.json.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     cases: { type: 'string', default: '1500' },
     pages: { type: 'string', default: 'generated' },
     seed: { type: 'string', default: '1' },
+    length: { type: 'string' },
     show: { type: 'string' },
   },
 });
@@ -40,7 +42,11 @@ const articles = values.pages === 'articles' ? articleTexts() : [];
 const nextPage = (index: number): string =>
   articles.length > 0
     ? articles[index % articles.length]!
-    : randomPage(random, (['latin', 'cjk', 'mixed'] as const)[index % 3]!);
+    : randomPage(
+        random,
+        (['latin', 'cjk', 'mixed'] as const)[index % 3]!,
+        values.length ? Number(values.length) : undefined,
+      );
 
 // --show <kind>[:<verdict>] prints the cases of one kind with that verdict (default: wrong).
 const [showKind, showVerdict = 'wrong'] = (values.show ?? '').split(':');
@@ -74,6 +80,8 @@ const total = tallies.reduce((sum, t) => ({ cases: sum.cases + t.cases, wrong: s
   cases: 0,
   wrong: 0,
 });
-console.log(`pages: ${values.pages}, ${casesPerKind} highlights per edit kind, seed ${values.seed}\n`);
+console.log(
+  `pages: ${values.pages}${values.length ? ` of ~${values.length} code units` : ''}, ${casesPerKind} highlights per edit kind, seed ${values.seed}\n`,
+);
 console.log(formatTallies(tallies));
 console.log(`\nwrong overall: ${((100 * total.wrong) / total.cases).toFixed(2)}%`);

@@ -94,17 +94,17 @@ function paragraph(random: Random, script: Script): string {
 }
 
 /**
- * A page of 3,000–20,000 code units. One in five repeats a paragraph elsewhere (sometimes with a
- * word changed), as pages with boilerplate and pull quotes do.
+ * A page of 3,000–20,000 code units (or about `length`). One in five repeats a paragraph
+ * elsewhere, as pages with boilerplate and pull quotes do.
  */
-export function randomPage(random: Random, script: Script | 'mixed'): string {
-  const target = between(random, 3_000, 20_000);
+export function randomPage(random: Random, script: Script | 'mixed', length?: number): string {
+  const target = length ?? between(random, 3_000, 20_000);
   const paragraphs: string[] = [];
-  let length = 0;
-  while (length < target) {
+  let written = 0;
+  while (written < target) {
     const next = paragraph(random, script === 'mixed' ? pick(random, ['latin', 'cjk'] as const) : script);
     paragraphs.push(next);
-    length += next.length + PARAGRAPH_BREAK.length;
+    written += next.length + PARAGRAPH_BREAK.length;
   }
   if (paragraphs.length > 2 && random() < 0.2) {
     const copy = pick(random, paragraphs);
@@ -369,8 +369,13 @@ export function editCase(
   const quote = page.slice(start, end);
   // Reordering moves paragraphs whole, so each paragraph's part of the quote is marked on its own.
   const markedQuote =
-    kind === 'paragraphs-reordered' ? quote.split(PARAGRAPH_BREAK).join(END + PARAGRAPH_BREAK + START) : quote;
-  const editedMarked = EDITS[kind](page.slice(0, start) + START + markedQuote + END + page.slice(end), random);
+    kind === 'paragraphs-reordered'
+      ? quote.split(PARAGRAPH_BREAK).join(END + PARAGRAPH_BREAK + START)
+      : quote;
+  const editedMarked = EDITS[kind](
+    page.slice(0, start) + START + markedQuote + END + page.slice(end),
+    random,
+  );
   const { edited, marks } = unmark(editedMarked);
   let truth: EditCase['truth'];
   const pieces: Range[] = [];

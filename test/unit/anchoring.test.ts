@@ -93,13 +93,30 @@ describe('anchor after the text changed', () => {
     );
   });
 
-  test('deleted neighbours: the quote still anchors, with a lower score', () => {
+  test('a deleted neighbour: the quote still anchors on the side that is left, with a lower score', () => {
     const selectors = highlight(ARTICLE, 'the highlight moves');
-    const edited = ARTICLE.replace('When the page is parsed again, ', '').replace(' with its text.', '.');
+    const edited = ARTICLE.replace(' with its text.', '.');
     const result = anchor(edited, selectors);
-    expect(result.status).toBe('exact-quote');
+    expect(result.status).toBe('exact-position');
     expect(placed(edited, result)).toBe('the highlight moves');
     if (result.status !== 'detached') expect(result.score).toBeLessThan(1);
+  });
+
+  test('both neighbours gone: a quote this short does not carry itself, a long one does', () => {
+    const short = highlight(ARTICLE, 'the highlight moves');
+    const edited = ARTICLE.replace('When the page is parsed again, ', '').replace(' with its text.', '.');
+    expect(anchor(edited, short).status).toBe('detached');
+    const long = highlight(
+      ARTICLE,
+      'Sometimes the same phrase can appear twice: the same phrase is then told apart',
+    );
+    const rewritten = ARTICLE.replace('once: ', '')
+      .replace(
+        'Sometimes the same phrase can appear twice: the same phrase is then told apart by its neighbours.',
+        'Sometimes the same phrase can appear twice: the same phrase is then told apart, as before.',
+      )
+      .replace('with its text.\n\n', 'with its text, we hope.\n\n');
+    expect(placed(rewritten, anchor(rewritten, long))).toBe(long.quote.exact);
   });
 
   test('whitespace changes (runs, NBSP, line breaks) are matched across', () => {
@@ -266,5 +283,60 @@ describe('anchorAll', () => {
     );
     const edited = ARTICLE.replace('keeps', 'stores').replace('phrase can', 'phrase may');
     expect(anchorAll(edited, ranges)).toEqual(ranges.map((selectors) => anchor(edited, selectors)));
+  });
+});
+
+describe('never put somewhere else', () => {
+  const filler = (words: string[], count: number, seed: number) =>
+    Array.from({ length: count }, (_, i) => words[(i * 7 + seed) % words.length]).join(' ');
+  const WORDS = 'river stone window evening garden letter quiet morning paper lamp bridge story'.split(' ');
+
+  test('a short quote that was edited is not moved to another copy of its old text', () => {
+    const text = `${filler(WORDS, 40, 1)} the cat sat on the mat today. ${filler(WORDS, 40, 5)} Later the cat sat again.`;
+    const selectors = highlight(text, 'cat');
+    const typo = text.replace('the cat sat on the mat', 'the cot sat on the mat');
+    expect(placed(typo, anchor(typo, selectors))).toBe('cot');
+    const deleted = text.replace('the cat sat on the mat', 'the sat on the mat');
+    expect(anchor(deleted, selectors).status).toBe('detached');
+  });
+
+  test('a deleted quote is reported lost even when its words occur elsewhere with part of its context', () => {
+    const text = `${filler(WORDS, 30, 2)}. We walked along the old river path at dawn. ${filler(WORDS, 30, 3)}. Along the old river path at noon.`;
+    const selectors = highlight(text, 'old river path');
+    const edited = text.replace('along the old river path at dawn', 'along at dawn');
+    expect(anchor(edited, selectors).status).toBe('detached');
+  });
+
+  test('a near-perfect match where the highlight was beats an exact copy elsewhere with half its context', () => {
+    const text = `${filler(WORDS, 30, 4)}. Notes: the committee approved the budget for next year. ${filler(WORDS, 50, 6)}. Then the committee approved the budget quickly.`;
+    const selectors = highlight(text, 'the committee approved the budget');
+    const edited = text.replace(
+      'Notes: the committee approved the budget',
+      'Notes: the committee approved teh budget',
+    );
+    expect(placed(edited, anchor(edited, selectors))).toBe('the committee approved teh budget');
+  });
+
+  test('a long fuzzy match on text that merely shares a phrase far away is not taken', () => {
+    const text = `${filler(WORDS, 20, 7)}. The annual report was published on Monday morning. ${filler(WORDS, 200, 8)}. Critics said the annual report was published too late.`;
+    const selectors = highlight(text, 'The annual report was published on Monday');
+    const edited = text.replace('The annual report was published on Monday morning. ', '');
+    expect(anchor(edited, selectors).status).toBe('detached');
+  });
+
+  test('text repeated word for word: after a shift one highlight alone is lost, not put on the nearest copy; its neighbours place it', () => {
+    const block =
+      'This sentence is repeated word for word in every section of the page, long enough that the text around a highlight in its middle repeats too.';
+    const sections = [1, 2, 3, 4].map((n) => `Section ${n}, ${filler(WORDS, 25, n)}.\n\n${block}`);
+    const text = sections.join('\n\n');
+    const blockStart = text.indexOf(block, text.indexOf('Section 3'));
+    const repeated = describeRange(text, blockStart + 60, blockStart + 68);
+    const neighbour = highlight(text, 'Section 3');
+    const edited = `${'A long header line. '.repeat(20)}\n\n${text}`;
+    const shift = edited.length - text.length;
+    expect(anchor(edited, repeated).status).toBe('detached');
+    const [placedNeighbour, placedRepeated] = anchorAll(edited, [neighbour, repeated]);
+    expect(placedNeighbour).toMatchObject({ start: neighbour.position.start + shift });
+    expect(placedRepeated).toMatchObject({ start: repeated.position.start + shift, status: 'exact-quote' });
   });
 });
