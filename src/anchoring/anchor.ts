@@ -130,6 +130,16 @@ function untouchedAt(text: string, selectors: HighlightSelectors, start: number)
   );
 }
 
+/** Every start where the quote and its whole context stand unchanged. */
+function untouchedOccurrences(text: string, selectors: HighlightSelectors): number[] {
+  const { exact } = selectors.quote;
+  const found: number[] = [];
+  for (let at = text.indexOf(exact); at !== -1; at = text.indexOf(exact, at + 1)) {
+    if (untouchedAt(text, selectors, at)) found.push(at);
+  }
+  return found;
+}
+
 function exactCandidates(
   text: string,
   quote: Quote,
@@ -204,9 +214,20 @@ function placed(page: PageText, selectors: HighlightSelectors, best: Candidate):
   const original = toOriginalRange(page.normalized(), best.start, best.end);
   let start = snapStartToGrapheme(page.text, original.start);
   let end = snapEndToGrapheme(page.text, original.end);
-  // A whitespace run normalises to one space: keep the stored quote's own share of it.
-  if (page.text.startsWith(exact, start)) end = start + exact.length;
-  else if (page.text.slice(0, end).endsWith(exact)) start = end - exact.length;
+  // A whitespace run normalises to one space: keep the stored quote's own share of it, at the
+  // end of the run whose context is the stored one.
+  const startAligned = page.text.startsWith(exact, start);
+  const endAligned = end - exact.length >= start && page.text.startsWith(exact, end - exact.length);
+  if (startAligned && endAligned && end - exact.length !== start) {
+    const context = quoteContext(selectors.quote.prefix, selectors.quote.suffix);
+    const similarityAt = (at: number) => {
+      const { prefix, suffix } = contextSimilarity(page.text, at, at + exact.length, context);
+      return prefix + suffix;
+    };
+    if (similarityAt(end - exact.length) > similarityAt(start)) start = end - exact.length;
+    end = start + exact.length;
+  } else if (startAligned) end = start + exact.length;
+  else if (endAligned) start = end - exact.length;
   if (end <= start) return DETACHED;
   const status =
     page.text.slice(start, end) !== exact
@@ -238,6 +259,19 @@ function anchorIn(page: PageText, selectors: HighlightSelectors, shift: number):
   if (length === 0) return DETACHED;
   const expected = Number.isFinite(oldStart) ? toNormalizedOffset(normalized, oldStart + shift) : undefined;
   const site = siteNear(normalized.text, quote, expected);
+
+  // The quote with all its context unchanged is the highlight when there is one such place (or
+  // one at its own place, if that still stands); copies elsewhere of a place that still stands
+  // with its quote gone are not it, and several copies are judged like any candidates below.
+  const untouched = untouchedOccurrences(text, selectors).filter((start) => {
+    if (!site) return true;
+    const at = toNormalizedOffset(normalized, start);
+    return site.start <= at + length && at <= site.end;
+  });
+  if (untouched.length === 1) {
+    const [start] = untouched as [number];
+    return { status: 'exact-quote', start, end: start + exact.length, score: 1 };
+  }
 
   const window = localWindow(normalized.text.length, expected, length);
   let exacts = window ? exactCandidates(normalized.text, quote, expected, window) : [];
