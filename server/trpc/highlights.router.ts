@@ -7,6 +7,7 @@ import {
   zHighlightList,
   zHighlightListInput,
   zHighlightLocation,
+  zReattachHighlightInput,
   zUpdateHighlightInput,
 } from '../../src/schemas/highlights.ts';
 import { zExportResult, zNoteIdInput } from '../../src/schemas/notes.ts';
@@ -17,6 +18,7 @@ import {
   listHighlights,
   locateHighlight,
   noteHighlights,
+  reattachHighlight,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
@@ -31,6 +33,11 @@ export const highlightsRouter = router({
     .input(zUpdateHighlightInput)
     .output(zHighlight)
     .mutation(({ ctx, input }) => updateHighlight(ctx.em, ctx.user, input)),
+
+  reattach: protectedProcedure
+    .input(zReattachHighlightInput)
+    .output(zHighlight)
+    .mutation(({ ctx, input }) => reattachHighlight(ctx.em, ctx.user, input)),
 
   delete: protectedProcedure
     .input(zHighlightIdInput)

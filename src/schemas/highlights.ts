@@ -77,6 +77,10 @@ export type UpdateHighlightInput = z.infer<typeof zUpdateHighlightInput>;
 
 export const zHighlightIdInput = z.object({ id: zHighlightId });
 
+/** Puts a highlight (typically one that could not be placed) on newly selected text. */
+export const zReattachHighlightInput = z.object({ id: zHighlightId, selectors: zSelectors });
+export type ReattachHighlightInput = z.infer<typeof zReattachHighlightInput>;
+
 /**
  * A highlight as the reader and the lists show it. Its times are epoch milliseconds: no screen
  * reads them, and a Date would cost superjson a walk and an annotation per field on the wire.

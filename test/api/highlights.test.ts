@@ -270,6 +270,62 @@ describe('highlights', () => {
       detached: true,
       text: 'Mathematics hides in margins',
     });
+    // Lost highlights still travel: exports carry them with their annotation.
+    await caller.highlights.update({ id: doomed.id, annotation: 'Still mine.' });
+    const exported = await caller.highlights.export({ noteId: note.id, format: 'markdown' });
+    expect(exported.content).toContain('> Mathematics hides in margins');
+    expect(exported.content).toContain('Still mine.');
+  });
+
+  test('re-attach: a lost highlight is put on selected text, keeping colour, annotation and tags', async () => {
+    const owner = await signedInUser(deps);
+    const stranger = await signedInUser(deps);
+    const note = await clippedNote(owner.caller);
+    const lost = await owner.caller.highlights.create({
+      id: newId(),
+      noteId: note.id,
+      coreType: CoreType.highlight,
+      selectors: describeRange('A passage the page no longer has, anywhere at all.', 2, 30),
+      slotId: 4,
+      tags: ['kept'],
+      annotation: 'My note on it.',
+    });
+    expect(lost.detached).toBe(true);
+    const selectors = selectorsFor(note.text, 'underlines a sentence about patience');
+    const before = await owner.caller.highlights.byNote({ id: note.id });
+
+    // Another user's highlight id, a selection the page does not have, a text note: refused, nothing changes.
+    await expect(stranger.caller.highlights.reattach({ id: lost.id, selectors })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    const elsewhere = describeRange('Words that are not in this page at all, none of them.', 0, 20);
+    await expect(owner.caller.highlights.reattach({ id: lost.id, selectors: elsewhere })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'errors.selectionNotInPage',
+    });
+    const textNote = await owner.caller.highlights.create({
+      id: newId(),
+      noteId: note.id,
+      coreType: CoreType.textNote,
+      text: 'A thought',
+    });
+    await expect(owner.caller.highlights.reattach({ id: textNote.id, selectors })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(await owner.caller.highlights.byNote({ id: note.id })).toEqual([...before, textNote]);
+
+    const attached = await owner.caller.highlights.reattach({ id: lost.id, selectors });
+    expect(attached).toMatchObject({
+      id: lost.id,
+      detached: false,
+      text: 'underlines a sentence about patience',
+      positionStart: note.text.indexOf('underlines a sentence about patience'),
+      slotId: 4,
+      tags: ['kept'],
+      annotation: { message: 'My note on it.' },
+    });
+    const found = await owner.caller.highlights.list({ q: 'patience', limit: 10 });
+    expect(found.items.map((h) => h.id)).toContain(lost.id);
   });
 
   test('export as Markdown and text', async () => {

@@ -132,6 +132,13 @@ const SAMPLES: Samples = {
       text: 'A new text note',
     }),
     update: (fx) => ({ id: fx.highlightId, slotId: 3, annotation: 'changed', tags: [fx.tag] }),
+    reattach: (fx) => ({
+      id: fx.highlightId,
+      selectors: {
+        quote: { type: 'TextQuoteSelector', exact: 'note text', prefix: '', suffix: '' },
+        position: { type: 'TextPositionSelector', start: 0, end: 9 },
+      },
+    }),
     delete: (fx) => ({ id: fx.highlightId }),
     locate: (fx) => ({ id: fx.highlightId }),
     byNote: (fx) => ({ id: fx.noteId }),

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { inferRouterInputs } from '@trpc/server';
 import { useMemo } from 'react';
 import type { AppRouter } from '../../../server/trpc/app.router.ts';
+import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
 import { TOAST } from '../../../src/constants.ts';
 import { CoreType, HighlightStyle } from '../../../src/enums.ts';
 import { newId } from '../../../src/rules/id.ts';
@@ -104,6 +105,37 @@ export function useHighlightActions(noteId: string) {
       }
     }
 
+    /** Puts a highlight (one that could not be placed) on the selected text; false if refused. */
+    async function reattach(highlight: Highlight, selectors: HighlightSelectors): Promise<boolean> {
+      await queryClient.cancelQueries({ queryKey: key });
+      const before = queryClient.getQueryData<Highlight[]>(key);
+      edit((list) =>
+        list.map((h) =>
+          h.id === highlight.id
+            ? {
+                ...h,
+                selectors,
+                text: selectors.quote.exact,
+                positionStart: selectors.position.start,
+                detached: false,
+              }
+            : h,
+        ),
+      );
+      try {
+        const saved = await client.highlights.reattach.mutate({ id: highlight.id, selectors });
+        edit((list) => list.map((h) => (h.id === saved.id ? saved : h)));
+        notify.success('highlights.reattached');
+        return true;
+      } catch (error) {
+        queryClient.setQueryData(key, before);
+        notify.error(error, 'toast.operationFailed');
+        return false;
+      } finally {
+        settle();
+      }
+    }
+
     async function remove(highlight: Highlight): Promise<void> {
       await queryClient.cancelQueries({ queryKey: key });
       edit((list) => list.filter((h) => h.id !== highlight.id));
@@ -127,7 +159,7 @@ export function useHighlightActions(noteId: string) {
       );
     }
 
-    return { create, update, remove };
+    return { create, update, reattach, remove };
   }, [trpc, client, queryClient, noteId]);
 }
 

@@ -9,7 +9,8 @@ import { isColourSlot } from '../highlights/highlight-look.ts';
 import { useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
 import { highlightRects, type PaintedHighlights } from './painted-highlights.ts';
-import { SelectionTooltip } from './SelectionTooltip.tsx';
+import { ReattachBar } from './ReattachBar.tsx';
+import { AttachTooltip, SelectionTooltip } from './SelectionTooltip.tsx';
 import { type ArticleSelection, useArticleSelection } from './use-article-selection.ts';
 
 const HighlightCard = lazy(() => import('../highlights/HighlightCard.tsx'));
@@ -22,7 +23,8 @@ const inTextField = (target: EventTarget | null) =>
 
 /**
  * The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, hover and click on
- * painted highlights (which open their card), image highlights.
+ * painted highlights (which open their card), image highlights. While a highlight is being
+ * re-attached (`reattaching`), a selection offers "Attach here" (or Enter) instead of colours.
  */
 export function HighlightLayer({
   root,
@@ -30,12 +32,16 @@ export function HighlightLayer({
   highlights,
   painted,
   actions,
+  reattaching,
+  onReattachEnd,
 }: {
   root: RefObject<HTMLElement | null>;
   note: NoteDetail;
   highlights: readonly Highlight[];
   painted: PaintedHighlights;
   actions: HighlightActions;
+  reattaching: Highlight | null;
+  onReattachEnd(): void;
 }) {
   const paintedRef = useRef(painted);
   paintedRef.current = painted;
@@ -62,11 +68,17 @@ export function HighlightLayer({
   );
   const autoHighlight = useCallback(
     (selection: ArticleSelection) => {
-      if (tooltipStyle === TextTooltipStyle.autoHighlight) createFrom(selection, DEFAULT_SLOT);
+      if (tooltipStyle === TextTooltipStyle.autoHighlight && !reattaching)
+        createFrom(selection, DEFAULT_SLOT);
     },
-    [tooltipStyle, createFrom],
+    [tooltipStyle, createFrom, reattaching],
   );
   const { selection, dismiss } = useArticleSelection(root, autoHighlight);
+  const attach = useCallback(async () => {
+    if (!selection || !reattaching) return;
+    dismiss();
+    if (await actions.reattach(reattaching, selection.selectors)) onReattachEnd();
+  }, [selection, reattaching, actions, dismiss, onReattachEnd]);
   const colour = useCallback(
     (slot: ColourSlot) => {
       if (!selection) return;
@@ -76,7 +88,8 @@ export function HighlightLayer({
     [selection, createFrom, dismiss],
   );
 
-  // Keys 1–6 colour the selection, Esc drops it; only while there is one in the article.
+  // Keys 1–6 colour the selection (Enter attaches it while re-attaching), Esc drops it; only
+  // while there is one in the article.
   useEffect(() => {
     if (!selection) return;
     const onKeyDown = (event: KeyboardEvent) => {
@@ -89,7 +102,12 @@ export function HighlightLayer({
       )
         return;
       const slot = Number(event.key);
-      if (event.key.length === 1 && isColourSlot(slot)) {
+      if (reattaching) {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          void attach();
+        }
+      } else if (event.key.length === 1 && isColourSlot(slot)) {
         event.preventDefault();
         colour(slot);
       } else if (event.key === 'Escape') {
@@ -99,7 +117,7 @@ export function HighlightLayer({
     };
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [selection, colour, dismiss]);
+  }, [selection, colour, dismiss, reattaching, attach]);
 
   // A click on a painted highlight (not the end of a drag) opens its card; the pointer over one
   // shows it as hovered.
@@ -151,7 +169,9 @@ export function HighlightLayer({
 
   return (
     <>
-      {selection && (
+      {reattaching && <ReattachBar highlight={reattaching} onCancel={onReattachEnd} />}
+      {selection && reattaching && <AttachTooltip selection={selection} onAttach={() => void attach()} />}
+      {selection && !reattaching && (
         <SelectionTooltip
           selection={selection}
           highlightStyle={highlightStyle}

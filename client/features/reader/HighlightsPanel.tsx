@@ -36,7 +36,16 @@ function sectionsOf(highlights: readonly Highlight[], placements: ReadonlyMap<st
   return sections;
 }
 
-function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: () => void }) {
+function HighlightEntry({
+  highlight,
+  onJump,
+  onReattach,
+}: {
+  highlight: Highlight;
+  onJump?: () => void;
+  onReattach?: () => void;
+}) {
+  const { t } = useTranslation();
   const quote = (
     <HighlightQuote imageUrl={highlight.imageUrl} text={highlight.text} textClassName="panel-quote-text" />
   );
@@ -66,6 +75,16 @@ function HighlightEntry({ highlight, onJump }: { highlight: Highlight; onJump?: 
           ))}
         </p>
       )}
+      {onReattach && highlight.coreType === CoreType.highlight && (
+        <button
+          type="button"
+          className="button panel-reattach"
+          data-testid="panel-reattach"
+          onClick={onReattach}
+        >
+          {t('highlights.reattach')}
+        </button>
+      )}
     </div>
   );
 }
@@ -80,12 +99,14 @@ function WindowedEntries({
   ordered,
   testId,
   onJump,
+  onReattach,
 }: {
   highlights: readonly Highlight[];
   scroller: RefObject<HTMLElement | null>;
   ordered: boolean;
   testId: string;
   onJump?: (id: string) => void;
+  onReattach?: (highlight: Highlight) => void;
 }) {
   const keyOf = useCallback((index: number) => highlights[index]?.id ?? '', [highlights]);
   const rows = useWindowedRows<HTMLOListElement & HTMLUListElement>(
@@ -112,7 +133,11 @@ function WindowedEntries({
             aria-setsize={highlights.length}
             aria-posinset={index + 1}
           >
-            <HighlightEntry highlight={h} onJump={onJump && (() => onJump(h.id))} />
+            <HighlightEntry
+              highlight={h}
+              onJump={onJump && (() => onJump(h.id))}
+              onReattach={onReattach && (() => onReattach(h))}
+            />
           </li>
         );
       })}
@@ -120,15 +145,20 @@ function WindowedEntries({
   );
 }
 
-/** The reader's highlights drawer: highlights in reading order, ones that could not be placed, text notes. */
+/**
+ * The reader's highlights drawer: highlights in reading order, ones that could not be placed (each
+ * can be re-attached to text the user selects), text notes.
+ */
 export function HighlightsPanel({
   highlights,
   painted,
   actions,
+  onReattach,
 }: {
   highlights: readonly Highlight[];
   painted: PaintedHighlights;
   actions: HighlightActions;
+  onReattach: (highlight: Highlight) => void;
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -196,6 +226,10 @@ export function HighlightsPanel({
                 scroller={drawer}
                 ordered={false}
                 testId="panel-unplaced-list"
+                onReattach={(highlight) => {
+                  setOpen(false);
+                  onReattach(highlight);
+                }}
               />
             </section>
           )}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { ClipStatus } from '../../../src/enums.ts';
@@ -76,6 +76,8 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   const note = query.data;
   const highlights = useQuery(trpc.highlights.byNote.queryOptions({ id: noteId })).data ?? NO_HIGHLIGHTS;
   const actions = useHighlightActions(noteId);
+  const [reattaching, setReattaching] = useState<Highlight | null>(null);
+  const endReattach = useCallback(() => setReattaching(null), []);
   useEscapeToLeave(onBack);
   const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
   const painted = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
@@ -115,7 +117,12 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
       <div className="reader-toolbar">
         {back}
         <div className="reader-actions">
-          <HighlightsPanel highlights={highlights} painted={painted} actions={actions} />
+          <HighlightsPanel
+            highlights={highlights}
+            painted={painted}
+            actions={actions}
+            onReattach={setReattaching}
+          />
           <ReaderActions note={note} />
         </div>
       </div>
@@ -154,6 +161,8 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
             highlights={highlights}
             painted={painted}
             actions={actions}
+            reattaching={reattaching}
+            onReattachEnd={endReattach}
           />
           <HighlightDeepLink root={contentRef} painted={painted} />
         </>

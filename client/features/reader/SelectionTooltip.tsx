@@ -41,6 +41,34 @@ function usePlacement(selection: ArticleSelection) {
 /** Buttons keep the article selection: they never take it away on press. */
 const keepSelection = (event: React.MouseEvent | React.PointerEvent) => event.preventDefault();
 
+/** While a highlight is being re-attached: one button that puts it on the selection. */
+export function AttachTooltip({ selection, onAttach }: { selection: ArticleSelection; onAttach(): void }) {
+  const { t } = useTranslation();
+  const { ref, style } = usePlacement(selection);
+  return createPortal(
+    <div
+      ref={ref}
+      className="selection-tooltip"
+      role="toolbar"
+      aria-label={t('highlights.reattach')}
+      data-testid="attach-tooltip"
+      data-selection-tooltip=""
+      style={style}
+      onMouseDown={keepSelection}
+    >
+      <button
+        type="button"
+        className="tooltip-button tooltip-highlight"
+        data-testid="attach-here"
+        onClick={onAttach}
+      >
+        {t('highlights.attachHere')}
+      </button>
+    </div>,
+    document.body,
+  );
+}
+
 export function SelectionTooltip({
   selection,
   highlightStyle,

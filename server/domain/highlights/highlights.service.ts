@@ -8,6 +8,7 @@ import { findMathError } from '../../../src/rules/math.ts';
 import type {
   CreateHighlightInput,
   Highlight as HighlightView,
+  ReattachHighlightInput,
   UpdateHighlightInput,
 } from '../../../src/schemas/highlights.ts';
 import { clock } from '../../clock.ts';
@@ -128,6 +129,37 @@ export async function updateHighlight(
     await tem.flush();
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
     if (noteId) await indexNoteHighlights(tem, noteId);
+  });
+  return toHighlightView(highlight);
+}
+
+/**
+ * Puts a text highlight on the passage the user selected instead, keeping its colour, style,
+ * annotation and tags: how a highlight that could not be placed after the page changed is
+ * brought back. The selection must be in the note's text as the server has it.
+ */
+export async function reattachHighlight(
+  em: EntityManager,
+  user: User,
+  input: ReattachHighlightInput,
+): Promise<HighlightView> {
+  const highlight = await em.findOne(Highlight, { id: input.id, user: user.id }, { populate: ['note'] });
+  const note = highlight?.note as unknown as Note | null | undefined;
+  if (!highlight || !note) throw new AppError('NOT_FOUND');
+  if (highlight.coreType !== CoreType.highlight) throw new AppError('BAD_REQUEST', 'errors.invalidInput');
+  const content = await em.findOne(NoteContent, { note: note.id });
+  const placement = place(content?.text ?? '', input.selectors);
+  if (placement.detached) throw new AppError('BAD_REQUEST', 'errors.selectionNotInPage');
+  highlight.selectors = input.selectors;
+  highlight.text = input.selectors.quote.exact;
+  highlight.positionStart = placement.positionStart;
+  highlight.positionEnd = placement.positionEnd;
+  highlight.detached = false;
+  highlight.updatedAt = clock.now();
+  await em.transactional(async (tem) => {
+    await tem.flush();
+    await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
+    await indexNoteHighlights(tem, note.id);
   });
   return toHighlightView(highlight);
 }
