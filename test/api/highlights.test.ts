@@ -299,7 +299,9 @@ describe('highlights', () => {
       code: 'NOT_FOUND',
     });
     const elsewhere = describeRange('Words that are not in this page at all, none of them.', 0, 20);
-    await expect(owner.caller.highlights.reattach({ id: lost.id, selectors: elsewhere })).rejects.toMatchObject({
+    await expect(
+      owner.caller.highlights.reattach({ id: lost.id, selectors: elsewhere }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'errors.selectionNotInPage',
     });

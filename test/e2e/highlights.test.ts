@@ -531,6 +531,51 @@ describe('highlighting in the reader (Chromium)', () => {
     await context.close();
   });
 
+  test('a lost highlight is re-attached by selecting its text; Esc leaves re-attaching', async () => {
+    const user = await app.user();
+    const noteId = await savedArticle(user, '/reattach');
+    const lostId = newId();
+    await user.caller.highlights.create({
+      id: lostId,
+      noteId,
+      coreType: CoreType.highlight,
+      slotId: 4,
+      selectors: describeRange('A sentence that is nowhere in this article at all.', 2, 30),
+      annotation: 'Worth keeping.',
+    });
+    const { context, page } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
+    await page.getByTestId('reader-content').waitFor();
+    const openLost = async () => {
+      await page.getByTestId('reader-highlights').click();
+      const lost = page.getByTestId('panel-unplaced').locator(`[data-highlight-id="${lostId}"]`);
+      await lost.getByText('Worth keeping.').waitFor();
+      await lost.getByTestId('panel-reattach').click();
+      await page.getByTestId('reattach-bar').waitFor();
+    };
+
+    // Esc with nothing selected leaves re-attaching; a selection then gets the usual colours.
+    await openLost();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('reattach-bar').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reader-content').isVisible()).toBe(true);
+
+    await openLost();
+    await dragSelect(page, 'Margin keeps what you read');
+    await page.getByTestId('attach-tooltip').waitFor();
+    expect(await page.getByTestId('selection-tooltip').count()).toBe(0);
+    await page.getByTestId('attach-here').click();
+    await page.getByTestId('reattach-bar').waitFor({ state: 'detached' });
+    const attached = await waitFor(async () =>
+      (await user.caller.highlights.byNote({ id: noteId })).find((h) => h.id === lostId && !h.detached),
+    );
+    expect(attached).toMatchObject({ text: 'Margin keeps what you read', slotId: 4 });
+    await page.getByTestId('reader-highlights').click();
+    const placed = page.getByTestId('panel-placed').locator(`[data-highlight-id="${lostId}"]`);
+    await placed.waitFor();
+    expect(await page.getByTestId('panel-unplaced').count()).toBe(0);
+    await context.close();
+  });
+
   test('the highlight list filters by colour and opens the reader scrolled to the highlight', async () => {
     const user = await app.user();
     const noteId = await savedArticle(user, '/list');

@@ -17,8 +17,9 @@ export function ReattachBar({ highlight, onCancel }: { highlight: Highlight; onC
       event.preventDefault();
       onCancel();
     };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    // Captured, so the reader's own Esc (back to the list) does not also fire.
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
   }, [onCancel]);
   return createPortal(
     <div
