@@ -83,10 +83,20 @@ export function isAcceptable(candidate: Candidate, quoteLength: number): boolean
   return candidate.agreement >= requiredAgreement(quoteLength, candidate.quoteSimilarity) - EPSILON;
 }
 
+/** The quote's own block (its paragraph, its line) is unchanged on both sides of the place. */
+const blockIntact = (candidate: Candidate): boolean =>
+  candidate.context.prefixIntact >= 0 && candidate.context.suffixIntact >= 0;
+
+/**
+ * The order among accepted places: the score, less a little for distance from the expected
+ * place, plus as much again when the quote's own block is intact around it (blocks move as a whole,
+ * so that outweighs the distance).
+ */
 export function rank(candidate: Candidate): number {
   return (
     anchorScore(candidate.quoteSimilarity, candidate.context) -
-    DISTANCE_WEIGHT * Math.min(1, candidate.distance / FAR)
+    DISTANCE_WEIGHT * Math.min(1, candidate.distance / FAR) +
+    (blockIntact(candidate) ? DISTANCE_WEIGHT : 0)
   );
 }
 
@@ -97,10 +107,6 @@ export interface Site {
 }
 
 const overlaps = (a: Site, b: Site): boolean => a.start < b.end && b.start < a.end;
-
-/** The quote's own block (its paragraph, its line) is unchanged on both sides of the place. */
-const blockIntact = (candidate: Candidate): boolean =>
-  candidate.context.prefixIntact >= 0 && candidate.context.suffixIntact >= 0;
 
 /**
  * Two places the text cannot tell apart: they score alike, or both stand in an intact copy of the
