@@ -5,18 +5,14 @@
 // `articles` uses the real article texts in ../shared/data/extraction-dev/ground-truth.json.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { anchor } from '../../src/anchoring/index.ts';
 import {
   EDIT_KINDS,
-  editCase,
   formatTallies,
   type KindTally,
-  randomHighlight,
   randomPage,
-  record,
-  seededRandom,
-  tallyFor,
+  tallyEditKind,
 } from '../helpers/anchoring-edits.ts';
+import { prng } from '../helpers/prng.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +24,7 @@ const { values } = parseArgs({
   },
 });
 const casesPerKind = Number(values.cases);
-const random = seededRandom(Number(values.seed));
+const random = prng(Number(values.seed));
 
 function articleTexts(): string[] {
   const file = new URL('../../../shared/data/extraction-dev/ground-truth.json', import.meta.url);
@@ -50,31 +46,17 @@ const nextPage = (index: number): string =>
 
 // --show <kind>[:<verdict>] prints the cases of one kind with that verdict (default: wrong).
 const [showKind, showVerdict = 'wrong'] = (values.show ?? '').split(':');
-const tallies: KindTally[] = [];
-for (const kind of EDIT_KINDS) {
-  const tally = tallyFor(kind);
-  for (let i = 0; i < casesPerKind; i++) {
-    const page = nextPage(i);
-    const testCase = editCase(kind, page, randomHighlight(random, page), random);
-    const started = performance.now();
-    const result = anchor(testCase.edited, testCase.selectors);
-    const outcome = record(tally, testCase, result, performance.now() - started);
-    if (kind === showKind && outcome === showVerdict) {
-      console.log(JSON.stringify({ ...testCase.selectors, truth: testCase.truth, result }));
-      if (testCase.truth)
-        console.log(
-          '  truth text:',
-          JSON.stringify(testCase.edited.slice(testCase.truth.start, testCase.truth.end)),
-        );
-      if (result.status !== 'detached')
-        console.log(
-          '  placed on: ',
-          JSON.stringify(testCase.edited.slice(result.start - 20, result.end + 20)),
-        );
+const tallies: KindTally[] = EDIT_KINDS.map((kind) =>
+  tallyEditKind(kind, casesPerKind, random, nextPage, (testCase, result, outcome) => {
+    if (kind !== showKind || outcome !== showVerdict) return;
+    console.log(JSON.stringify({ ...testCase.selectors, truth: testCase.truth, result }));
+    const { truth, edited } = testCase;
+    if (truth) console.log('  truth text:', JSON.stringify(edited.slice(truth.start, truth.end)));
+    if (result.status !== 'detached') {
+      console.log('  placed on: ', JSON.stringify(edited.slice(result.start - 20, result.end + 20)));
     }
-  }
-  tallies.push(tally);
-}
+  }),
+);
 
 const total = tallies.reduce((sum, t) => ({ cases: sum.cases + t.cases, wrong: sum.wrong + t.wrong }), {
   cases: 0,

@@ -13,17 +13,7 @@ const JA = `読書 ノート 記事 時間 勉強 日本語 文章 考え 質問
 習慣 研究 方法 設計 言葉 文化 経済 健康 睡眠 先生 学生 図書館 朝 夜 旅 友達 家族 物語 小説 詩`.split(/\s+/);
 const JA_PARTICLES = ['は', 'が', 'を', 'に', 'の', 'と', 'で'];
 
-/** A small deterministic PRNG (mulberry32) so every seed run writes the same data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../helpers/prng.ts';
 
 export function sentence(random: () => number, language: 'en' | 'zh' | 'ja'): string {
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)] as T;

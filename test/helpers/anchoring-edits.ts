@@ -2,7 +2,12 @@
 // each, one typical edit of a given kind, and where the highlighted text really is afterwards.
 // The highlight is carried through the edit between two private-use markers, so the truth is
 // read off the edited page rather than guessed. Used by the anchoring edit test and its bench.
-import { type AnchorResult, describeRange, type HighlightSelectors } from '../../src/anchoring/index.ts';
+import {
+  type AnchorResult,
+  anchor,
+  describeRange,
+  type HighlightSelectors,
+} from '../../src/anchoring/index.ts';
 
 export const EDIT_KINDS = [
   'paragraph-inserted',
@@ -22,18 +27,6 @@ const END = '\uE001';
 const PARAGRAPH_BREAK = '\n\n';
 
 export type Random = () => number;
-
-/** mulberry32: a small seeded generator so a failing case can be replayed. */
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const between = (random: Random, low: number, high: number): number =>
@@ -446,6 +439,29 @@ export function record(
   }
   tally.times.push(milliseconds);
   return outcome;
+}
+
+/**
+ * Anchors `count` highlights on pages from `pageAt`, each page edited by `kind`, timing each
+ * `anchor` call; `onCase` sees every case with its outcome.
+ */
+export function tallyEditKind(
+  kind: EditKind,
+  count: number,
+  random: Random,
+  pageAt: (index: number) => string,
+  onCase?: (testCase: EditCase, result: AnchorResult, outcome: Verdict) => void,
+): KindTally {
+  const tally = tallyFor(kind);
+  for (let i = 0; i < count; i++) {
+    const page = pageAt(i);
+    const testCase = editCase(kind, page, randomHighlight(random, page), random);
+    const started = performance.now();
+    const result = anchor(testCase.edited, testCase.selectors);
+    const outcome = record(tally, testCase, result, performance.now() - started);
+    onCase?.(testCase, result, outcome);
+  }
+  return tally;
 }
 
 const percent = (part: number, whole: number): string =>

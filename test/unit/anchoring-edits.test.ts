@@ -2,33 +2,18 @@
 // a highlight is placed where its text now is, or reported lost; almost never somewhere else.
 // `npm run bench:anchoring-edits` prints the full table, on these pages and on real articles.
 import { describe, expect, test } from 'vitest';
-import { anchor } from '../../src/anchoring/index.ts';
-import {
-  EDIT_KINDS,
-  editCase,
-  formatTallies,
-  randomHighlight,
-  randomPage,
-  record,
-  seededRandom,
-  tallyFor,
-} from '../helpers/anchoring-edits.ts';
+import { EDIT_KINDS, formatTallies, randomPage, tallyEditKind } from '../helpers/anchoring-edits.ts';
+import { prng } from '../helpers/prng.ts';
 
 const CASES_PER_KIND = 600;
 const SCRIPTS = ['latin', 'cjk', 'mixed'] as const;
 
 describe('re-anchoring after typical edits', () => {
   const tallies = EDIT_KINDS.map((kind, k) => {
-    const random = seededRandom(1_000 + k);
-    const tally = tallyFor(kind);
-    for (let i = 0; i < CASES_PER_KIND; i++) {
-      const page = randomPage(random, SCRIPTS[i % SCRIPTS.length]!);
-      const testCase = editCase(kind, page, randomHighlight(random, page), random);
-      const started = performance.now();
-      const result = anchor(testCase.edited, testCase.selectors);
-      record(tally, testCase, result, performance.now() - started);
-    }
-    return tally;
+    const random = prng(1_000 + k);
+    return tallyEditKind(kind, CASES_PER_KIND, random, (i) =>
+      randomPage(random, SCRIPTS[i % SCRIPTS.length]!),
+    );
   });
 
   test.each(tallies.map((tally) => [tally.kind, tally] as const))(

@@ -1,5 +1,5 @@
 import { DropdownMenu } from 'radix-ui';
-import { type CSSProperties, useLayoutEffect, useRef, useState } from 'react';
+import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { type ColourSlot, TextTooltipStyle } from '../../../src/enums.ts';
@@ -41,21 +41,44 @@ function usePlacement(selection: ArticleSelection) {
 /** Buttons keep the article selection: they never take it away on press. */
 const keepSelection = (event: React.MouseEvent | React.PointerEvent) => event.preventDefault();
 
-/** While a highlight is being re-attached: one button that puts it on the selection. */
-export function AttachTooltip({ selection, onAttach }: { selection: ArticleSelection; onAttach(): void }) {
-  const { t } = useTranslation();
+/** The floating bar over a selection; it never takes the selection away on press. */
+function TooltipFrame({
+  selection,
+  label,
+  testId,
+  tooltipStyle,
+  children,
+}: {
+  selection: ArticleSelection;
+  label: string;
+  testId: string;
+  tooltipStyle?: TextTooltipStyle;
+  children: ReactNode;
+}) {
   const { ref, style } = usePlacement(selection);
   return createPortal(
     <div
       ref={ref}
       className="selection-tooltip"
       role="toolbar"
-      aria-label={t('highlights.reattach')}
-      data-testid="attach-tooltip"
+      aria-label={label}
+      data-testid={testId}
       data-selection-tooltip=""
+      data-tooltip-style={tooltipStyle}
       style={style}
       onMouseDown={keepSelection}
     >
+      {children}
+    </div>,
+    document.body,
+  );
+}
+
+/** While a highlight is being re-attached: one button that puts it on the selection. */
+export function AttachTooltip({ selection, onAttach }: { selection: ArticleSelection; onAttach(): void }) {
+  const { t } = useTranslation();
+  return (
+    <TooltipFrame selection={selection} label={t('highlights.reattach')} testId="attach-tooltip">
       <button
         type="button"
         className="tooltip-button tooltip-highlight"
@@ -64,8 +87,7 @@ export function AttachTooltip({ selection, onAttach }: { selection: ArticleSelec
       >
         {t('highlights.attachHere')}
       </button>
-    </div>,
-    document.body,
+    </TooltipFrame>
   );
 }
 
@@ -82,20 +104,14 @@ export function SelectionTooltip({
 }) {
   const { t } = useTranslation();
   const [tooltipStyle, setTooltipStyle] = useTooltipStyle();
-  const { ref, style } = usePlacement(selection);
   if (tooltipStyle === TextTooltipStyle.hide || tooltipStyle === TextTooltipStyle.autoHighlight) return null;
   const single = tooltipStyle === TextTooltipStyle.defaultColour;
-  return createPortal(
-    <div
-      ref={ref}
-      className="selection-tooltip"
-      role="toolbar"
-      aria-label={t('highlights.tooltipLabel')}
-      data-testid="selection-tooltip"
-      data-selection-tooltip=""
-      data-tooltip-style={tooltipStyle}
-      style={style}
-      onMouseDown={keepSelection}
+  return (
+    <TooltipFrame
+      selection={selection}
+      label={t('highlights.tooltipLabel')}
+      testId="selection-tooltip"
+      tooltipStyle={tooltipStyle}
     >
       {single ? (
         <button
@@ -154,7 +170,6 @@ export function SelectionTooltip({
           </div>
         </>
       )}
-    </div>,
-    document.body,
+    </TooltipFrame>
   );
 }
