@@ -13,7 +13,7 @@ export interface Candidate {
   context: ContextSimilarity;
   /** `contextAgreement` of `context`. */
   agreement: number;
-  /** Code units between the candidate's start and where the highlight was expected. */
+  /** Code units (of normalised text) between the candidate's start and where it was expected. */
   distance: number;
 }
 
@@ -30,8 +30,6 @@ const FAR = 4096;
 const DISTANCE_WEIGHT = 0.1;
 /** Places whose scores differ by less than this cannot be told apart by their text. */
 const AMBIGUOUS = 0.005;
-/** A place this close to the expected one wins a tie: the expected place is where it was. */
-const AT_EXPECTED = 0;
 
 /** The confidence reported with an anchored highlight: half quote, a quarter each side. */
 export function anchorScore(quoteSimilarity: number, context: ContextSimilarity): number {
@@ -138,7 +136,9 @@ export function choose(
   );
   let best: Candidate | undefined;
   for (const candidate of accepted) if (!best || rank(candidate) > rank(best)) best = candidate;
-  if (!best || best.distance <= AT_EXPECTED) return best;
+  // Exactly at the expected place, a tie is no tie: that is where it was (or where the shift of
+  // its neighbours puts it).
+  if (!best || best.distance === 0) return best;
   const chosen = best;
   const tied = accepted.some(
     (candidate) => !overlaps(candidate, chosen) && indistinguishable(candidate, chosen),
