@@ -560,6 +560,14 @@ describe('highlighting in the reader (Chromium)', () => {
     expect(await page.getByTestId('reader-content').isVisible()).toBe(true);
 
     await openLost();
+    // Esc over a selection drops only the selection: still re-attaching, still reading.
+    await dragSelect(page, 'A second paragraph follows');
+    await page.getByTestId('attach-tooltip').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attach-tooltip').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('reattach-bar').isVisible()).toBe(true);
+    expect(await page.getByTestId('reader-content').isVisible()).toBe(true);
+
     await dragSelect(page, 'Margin keeps what you read');
     await page.getByTestId('attach-tooltip').waitFor();
     expect(await page.getByTestId('selection-tooltip').count()).toBe(0);

@@ -102,7 +102,10 @@ export function HighlightLayer({
       )
         return;
       const slot = Number(event.key);
-      if (reattaching) {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        dismiss();
+      } else if (reattaching) {
         if (event.key === 'Enter') {
           event.preventDefault();
           void attach();
@@ -110,9 +113,6 @@ export function HighlightLayer({
       } else if (event.key.length === 1 && isColourSlot(slot)) {
         event.preventDefault();
         colour(slot);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        dismiss();
       }
     };
     document.addEventListener('keydown', onKeyDown, true);
