@@ -84,15 +84,17 @@ const normalized = (text: string): string => normalizeText(text).text;
 
 function normalizedQuote(selectors: HighlightSelectors): Quote {
   const { exact, prefix, suffix } = selectors.quote;
-  const prefixBreak = prefix.lastIndexOf('\n');
+  // The parts of the context inside the quote's own block: up to the nearest line break.
+  const nearPrefix = prefix.slice(prefix.lastIndexOf('\n') + 1);
   const suffixBreak = suffix.indexOf('\n');
+  const nearSuffix = suffixBreak === -1 ? suffix : suffix.slice(0, suffixBreak);
   return {
     exact: normalized(exact),
     context: quoteContext(
       normalized(prefix),
       normalized(suffix),
-      prefixBreak === -1 ? normalized(prefix) : normalized(prefix.slice(prefixBreak + 1)),
-      suffixBreak === -1 ? normalized(suffix) : normalized(suffix.slice(0, suffixBreak)),
+      normalized(nearPrefix),
+      normalized(nearSuffix),
     ),
   };
 }

@@ -420,16 +420,11 @@ export interface KindTally {
   times: number[];
 }
 
-export function tallyFor(kind: EditKind): KindTally {
+function tallyFor(kind: EditKind): KindTally {
   return { kind, cases: 0, correct: 0, wrong: 0, orphaned: 0, surviving: 0, survivingCorrect: 0, times: [] };
 }
 
-export function record(
-  tally: KindTally,
-  testCase: EditCase,
-  result: AnchorResult,
-  milliseconds: number,
-): Verdict {
+function record(tally: KindTally, testCase: EditCase, result: AnchorResult, milliseconds: number): Verdict {
   const outcome = verdict(testCase, result);
   tally.cases++;
   tally[outcome]++;
