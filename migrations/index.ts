@@ -14,6 +14,7 @@ import { Migration20261124110000_note_vocabulary } from './Migration202611241100
 import { Migration20261124120000_daily_notes_are_notes } from './Migration20261124120000_daily_notes_are_notes.ts';
 import { Migration20261125100000_note_counts } from './Migration20261125100000_note_counts.ts';
 import { Migration20261125110000_search_positions } from './Migration20261125110000_search_positions.ts';
+import { Migration20261126100000_sync } from './Migration20261126100000_sync.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   Migration20261124120000_daily_notes_are_notes,
   Migration20261125100000_note_counts,
   Migration20261125110000_search_positions,
+  Migration20261126100000_sync,
 ];

@@ -15,6 +15,7 @@ import {
 import { findSignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
+import { publicOrigin } from './public-origin.ts';
 import { secureCookies, sessionCookies } from './session-cookie.ts';
 
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */
@@ -34,8 +35,7 @@ function stateCookieOptions(deps: AppDeps, req: Request) {
 
 /** Where the issuer sends the browser back: PUBLIC_URL when set, else the request's own origin. */
 function callbackUrl(deps: AppDeps, req: Request): string {
-  const origin = deps.config.publicUrl ?? `${req.protocol}://${req.get('host')}`;
-  return `${origin}${MOUNT_PATH}/callback`;
+  return `${publicOrigin(deps.config, req)}${MOUNT_PATH}/callback`;
 }
 
 async function signedInUser(deps: AppDeps, req: Request) {

@@ -5,6 +5,7 @@ import { foldersRouter } from './folders.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
 import { notesRouter } from './notes.router.ts';
+import { syncRouter } from './sync.router.ts';
 import { systemRouter } from './system.router.ts';
 
 export const appRouter = router({
@@ -15,6 +16,7 @@ export const appRouter = router({
   highlights: highlightsRouter,
   folders: foldersRouter,
   daily: dailyRouter,
+  sync: syncRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -38,10 +38,11 @@ const standIn: Fixtures = {
   day: '2026-03-01',
   ticketId: 'STANDIN-TICKET-ID',
   ticketSecret: 'STANDIN-TICKET-SECRET',
+  syncTokenId: 987_654_321,
 };
 const takingOwnedIds = PROCEDURES.filter((p) => {
   const input = JSON.stringify(sampleInput(p.path, standIn) ?? null);
-  return ownedIds(standIn).some((id) => input.includes(id));
+  return [...ownedIds(standIn), String(standIn.syncTokenId)].some((id) => input.includes(id));
 });
 
 describe("another user's ids", () => {

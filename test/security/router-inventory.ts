@@ -60,6 +60,7 @@ export interface Fixtures {
   day: string;
   ticketId: string;
   ticketSecret: string;
+  syncTokenId: number;
 }
 
 /** Ids in a fixture set that belong to its user: a second user must never reach them. */
@@ -158,6 +159,23 @@ const SAMPLES: Samples = {
     list: () => ({ limit: 10, q: 'day' }),
     moveHighlights: (fx) => ({ ids: [fx.highlightId], target: 'today' }),
     export: (fx) => ({ date: fx.day, format: 'markdown' }),
+  },
+  sync: {
+    integrations: () => undefined,
+    integration: () => ({ app: 'obsidian' }),
+    updateSettings: (fx) => ({
+      app: 'obsidian',
+      settings: { filter: { tags: [fx.tag], folderId: fx.folderId, flows: [], since: null } },
+    }),
+    setEnabled: () => ({ app: 'flomo', enabled: false }),
+    runOnce: () => ({ app: 'obsidian' }),
+    unbind: () => ({ app: 'logseq' }),
+    preview: (fx) => ({ app: 'obsidian', noteId: fx.noteId }),
+    tokens: () => undefined,
+    createToken: () => ({ app: 'obsidian', name: 'Laptop' }),
+    renameToken: (fx) => ({ id: fx.syncTokenId, name: 'Renamed' }),
+    revokeToken: (fx) => ({ id: fx.syncTokenId }),
+    confirmDevice: () => ({ serviceId: 7, clientId: `client-${newId()}` }),
   },
 };
 
@@ -273,6 +291,10 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     { redis: deps.redis, redisPrefix: deps.config.redisPrefix, publicUrl: 'http://margin.test' },
     { ip: null, userAgent: 'fixtures' },
   );
+  const { view: syncToken } = await user.caller.sync.createToken({
+    app: 'obsidian',
+    name: `${marker} token`,
+  });
   const fx: Fixtures = {
     email: user.user.email ?? '',
     noteId: note.id,
@@ -282,6 +304,7 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     day,
     ticketId,
     ticketSecret: secret,
+    syncTokenId: syncToken.id,
   };
   return { ...user, fx };
 }

@@ -1,18 +1,24 @@
 import { AuthBindingSchema } from './auth-binding.entity.ts';
+import { DeviceTicketSchema } from './device-ticket.entity.ts';
 import { FolderSchema } from './folder.entity.ts';
 import { HighlightSchema } from './highlight.entity.ts';
+import { IntegrationSchema } from './integration.entity.ts';
 import { NoteSchema } from './note.entity.ts';
 import { NoteContentSchema } from './note-content.entity.ts';
 import { SessionSchema } from './session.entity.ts';
+import { SyncTokenSchema } from './sync-token.entity.ts';
 import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
 
 export { AuthBinding } from './auth-binding.entity.ts';
+export { DeviceTicket } from './device-ticket.entity.ts';
 export { Folder } from './folder.entity.ts';
 export { Highlight } from './highlight.entity.ts';
+export { Integration } from './integration.entity.ts';
 export { Note } from './note.entity.ts';
 export { NoteContent } from './note-content.entity.ts';
 export { Session } from './session.entity.ts';
+export { SyncToken } from './sync-token.entity.ts';
 export { User } from './user.entity.ts';
 export { VerificationCode } from './verification-code.entity.ts';
 
@@ -26,4 +32,7 @@ export const ENTITIES = [
   NoteContentSchema,
   HighlightSchema,
   FolderSchema,
+  IntegrationSchema,
+  SyncTokenSchema,
+  DeviceTicketSchema,
 ];

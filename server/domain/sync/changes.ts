@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExportRecord, IntegrationSettings } from '../../../src/schemas/sync.ts';
+import type { User } from '../../db/entities/index.ts';
+import { exportRecords } from './export-records.ts';
+import { exportedNotesCondition } from './note-filter.ts';
+import { decodeSyncCursor, encodeSyncCursor, type SyncPosition } from './sync-cursor.ts';
+
+/** Notes per page of a first export; change-log rows per page after it. */
+export const EXPORT_PAGE_NOTES = 100;
+export const EXPORT_PAGE_CHANGES = 500;
+
+export interface ExportPage {
+  records: ExportRecord[];
+  /** Notes the client should remove: deleted, trashed, or no longer matching the filter. */
+  deleted: string[];
+  cursor: string;
+  hasMore: boolean;
+}
+
+export interface ExportScope {
+  integrationId: number;
+  settings: IntegrationSettings;
+  baseUrl: string;
+}
+
+/** The oldest transaction still running when this statement's snapshot was taken. */
+const SNAPSHOT_XMIN = 'pg_snapshot_xmin(pg_current_snapshot())';
+
+/**
+ * One page of an integration's export after `cursor` (null: from the beginning).
+ *
+ * From the beginning, the notes the integration exports are walked in id order. After that, the
+ * change log: each note, highlight and tombstone carries the transaction id that last changed it
+ * and a sequence number (migrations/Migration20261126100000_sync.ts). Only rows of transactions
+ * older than the snapshot's xmin are read; those have all ended, so no row can still appear
+ * behind the cursor, in (xid, seq) order, as a row of a transaction that took an earlier number
+ * but committed later would under a plain sequence. A long transaction only delays what comes
+ * after it. A change names a note; the note's present state is what is sent (or its removal).
+ */
+export async function exportPage(
+  em: EntityManager,
+  user: User,
+  scope: ExportScope,
+  cursor: string | null,
+): Promise<ExportPage> {
+  const position: SyncPosition = cursor
+    ? decodeSyncCursor(cursor, scope.integrationId)
+    : { mode: 'full', afterId: '', watermark: await snapshotXmin(em) };
+  return position.mode === 'full'
+    ? fullPage(em, user, scope, position)
+    : changesPage(em, user, scope, position);
+}
+
+async function snapshotXmin(em: EntityManager): Promise<string> {
+  const [row] = await em.execute<{ xmin: string }[]>(`select ${SNAPSHOT_XMIN}::text as xmin`);
+  return row?.xmin ?? '0';
+}
+
+async function fullPage(
+  em: EntityManager,
+  user: User,
+  scope: ExportScope,
+  position: Extract<SyncPosition, { mode: 'full' }>,
+): Promise<ExportPage> {
+  const exported = exportedNotesCondition(user, scope.settings);
+  const rows = await em.execute<{ id: string }[]>(
+    `select n.id from note n where n.user_id = ? and n.id > ? and ${exported.sql} order by n.id limit ?`,
+    [user.id, position.afterId, ...exported.params, EXPORT_PAGE_NOTES + 1],
+  );
+  const ids = rows.slice(0, EXPORT_PAGE_NOTES).map((r) => r.id);
+  const records = await exportRecords(em, user, scope.settings, ids, scope.baseUrl);
+  const last = ids.at(-1);
+  const next: SyncPosition =
+    rows.length > EXPORT_PAGE_NOTES && last
+      ? { ...position, afterId: last }
+      : // Everything that committed before the walk began was in it; the log takes over from there.
+        { mode: 'changes', xid: position.watermark, seq: '-1' };
+  return { records, deleted: [], cursor: encodeSyncCursor(scope.integrationId, next), hasMore: true };
+}
+
+async function changesPage(
+  em: EntityManager,
+  user: User,
+  scope: ExportScope,
+  position: Extract<SyncPosition, { mode: 'changes' }>,
+): Promise<ExportPage> {
+  const after = `(change_xid, change_seq) > (?::xid8, ?::bigint) and change_xid < ${SNAPSHOT_XMIN}`;
+  const limit = EXPORT_PAGE_CHANGES;
+  const logOf = (table: string, noteColumn: string) =>
+    `(select ${noteColumn} as note_id, change_xid, change_seq from "${table}"
+      where user_id = ? and ${after} order by change_xid, change_seq limit ${limit})`;
+  const params = [user.id, position.xid, position.seq];
+  const changes = await em.execute<{ note_id: string | null; xid: string; seq: string }[]>(
+    `select note_id, change_xid::text as xid, change_seq::text as seq from (
+       ${logOf('note', 'id')} union all ${logOf('highlight', 'note_id')} union all ${logOf('export_tombstone', 'note_id')}
+     ) c order by change_xid, change_seq limit ${limit}`,
+    [...params, ...params, ...params],
+  );
+  const last = changes.at(-1);
+  const next: SyncPosition = last ? { mode: 'changes', xid: last.xid, seq: last.seq } : position;
+  const noteIds = [...new Set(changes.flatMap((c) => (c.note_id ? [c.note_id] : [])))];
+  const records = await exportRecords(em, user, scope.settings, noteIds, scope.baseUrl);
+  const kept = new Set(records.map((r) => r.id));
+  return {
+    records,
+    deleted: noteIds.filter((id) => !kept.has(id)),
+    cursor: encodeSyncCursor(scope.integrationId, next),
+    hasMore: changes.length === limit,
+  };
+}

@@ -1,0 +1,179 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import {
+  INTEGRATION_APPS,
+  type IntegrationApp,
+  type IntegrationSettings,
+  type IntegrationView,
+  zIntegrationSettings,
+} from '../../../src/schemas/sync.ts';
+import { clock } from '../../clock.ts';
+import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
+import { checkTemplates } from './templates.ts';
+
+/** How long a client's sync holds the integration before another client may start one. */
+export const SYNC_LEASE_MS = 2 * 60_000;
+
+/** The integration's settings as the schema reads them (defaults filled in for what was never set). */
+export function settingsOf(integration: Pick<Integration, 'settings'>): IntegrationSettings {
+  const parsed = zIntegrationSettings.safeParse(integration.settings ?? {});
+  return parsed.success ? parsed.data : zIntegrationSettings.parse({});
+}
+
+function view(app: IntegrationApp, integration: Integration | null): IntegrationView {
+  return {
+    app,
+    bound: integration?.bound ?? false,
+    enabled: integration?.enabled ?? true,
+    settings: settingsOf(integration ?? { settings: {} }),
+    lastRunAt: integration?.lastRunAt ?? null,
+    lastResult: integration?.lastResult ?? null,
+    lastError: integration?.lastError ?? null,
+    lastCount: integration?.lastCount ?? 0,
+  };
+}
+
+/** The user's row for `app`, made (unbound) on first use; concurrent first uses make one row. */
+export async function integrationOf(
+  em: EntityManager,
+  user: User,
+  app: IntegrationApp,
+): Promise<Integration> {
+  const now = clock.now();
+  await em.execute(
+    `insert into integration (user_id, app, created_at, updated_at) values (?, ?, ?, ?)
+     on conflict (user_id, app) do nothing`,
+    [user.id, app, now, now],
+  );
+  return em.findOneOrFail(Integration, { user, app });
+}
+
+export async function listIntegrations(em: EntityManager, user: User): Promise<IntegrationView[]> {
+  const rows = await em.find(Integration, { user });
+  return INTEGRATION_APPS.map((app) => view(app, rows.find((r) => r.app === app) ?? null));
+}
+
+export async function getIntegration(
+  em: EntityManager,
+  user: User,
+  app: IntegrationApp,
+): Promise<IntegrationView> {
+  return view(app, await em.findOne(Integration, { user, app }));
+}
+
+/** A connection was made (a plugin's token, a push app's credentials): the integration is bound. */
+export async function markBound(em: EntityManager, user: User, app: IntegrationApp): Promise<Integration> {
+  const integration = await integrationOf(em, user, app);
+  integration.bound = true;
+  return integration;
+}
+
+/**
+ * Saves settings over the current ones. Every template the app uses is trial-rendered first;
+ * one that fails is named in the error and nothing is saved.
+ */
+export async function updateSettings(
+  em: EntityManager,
+  user: User,
+  input: { app: IntegrationApp; settings: Partial<IntegrationSettings> },
+): Promise<IntegrationView> {
+  const integration = await integrationOf(em, user, input.app);
+  const current = settingsOf(integration);
+  const next = zIntegrationSettings.parse({
+    ...current,
+    ...input.settings,
+    templates: { ...current.templates, ...input.settings.templates },
+  });
+  // An emptied template means "use the default".
+  for (const [name, source] of Object.entries(next.templates)) {
+    if (!source?.trim()) delete next.templates[name as keyof typeof next.templates];
+  }
+  await checkTemplates(input.app, next.templates);
+  integration.settings = next;
+  await em.flush();
+  return view(input.app, integration);
+}
+
+export async function setEnabled(
+  em: EntityManager,
+  user: User,
+  input: { app: IntegrationApp; enabled: boolean },
+): Promise<IntegrationView> {
+  const integration = await integrationOf(em, user, input.app);
+  integration.enabled = input.enabled;
+  await em.flush();
+  return view(input.app, integration);
+}
+
+/** "Run once": the next sync sends everything again, from the beginning. */
+export async function resetCursor(em: EntityManager, user: User, app: IntegrationApp): Promise<Integration> {
+  const integration = await integrationOf(em, user, app);
+  integration.cursor = null;
+  await em.flush();
+  return integration;
+}
+
+/**
+ * Unbinds: forgets the credentials and the cursor and revokes the app's sync tokens, in one
+ * transaction. Settings (templates) stay for a later reconnection.
+ */
+export async function unbind(em: EntityManager, user: User, app: IntegrationApp): Promise<IntegrationView> {
+  return em.transactional(async (tx) => {
+    const integration = await integrationOf(tx, user, app);
+    integration.bound = false;
+    integration.credentials = null;
+    integration.cursor = null;
+    integration.syncClient = null;
+    integration.syncLeaseUntil = null;
+    await tx.nativeUpdate(
+      SyncToken,
+      { user, app: app as SyncToken['app'], revokedAt: null },
+      { revokedAt: clock.now() },
+    );
+    await tx.flush();
+    return view(app, integration);
+  });
+}
+
+/**
+ * Takes (or renews) the integration's sync lease for `clientId`: one client syncs at a time. A
+ * second client gets CONFLICT until the first acknowledges or its lease runs out. Atomic: two
+ * clients starting at once cannot both win.
+ */
+export async function takeSyncLease(
+  em: EntityManager,
+  user: User,
+  app: IntegrationApp,
+  clientId: string,
+): Promise<Integration> {
+  const integration = await integrationOf(em, user, app);
+  const now = clock.now();
+  const taken = await em.execute<{ id: string }[]>(
+    `update integration set sync_client = ?, sync_lease_until = ?
+     where id = ? and (sync_client is null or sync_client = ? or sync_lease_until < ?) returning id`,
+    [clientId, new Date(now.getTime() + SYNC_LEASE_MS), integration.id, clientId, now],
+  );
+  if (!taken.length) throw new AppError('CONFLICT', 'errors.syncRunning');
+  await em.refresh(integration);
+  return integration;
+}
+
+/**
+ * The client has written everything up to `cursor`: it is kept as the integration's position,
+ * the run recorded, and the lease let go. Only the lease holder may acknowledge.
+ */
+export async function acknowledgeSync(
+  em: EntityManager,
+  user: User,
+  app: IntegrationApp,
+  input: { clientId: string; cursor: string; count: number },
+): Promise<void> {
+  const now = clock.now();
+  const updated = await em.execute<{ id: string }[]>(
+    `update integration set cursor = ?, sync_client = null, sync_lease_until = null, last_run_at = ?,
+       last_result = 'ok', last_error = null, last_count = ?
+     where user_id = ? and app = ? and (sync_client is null or sync_client = ? or sync_lease_until < ?) returning id`,
+    [input.cursor, now, input.count, user.id, app, input.clientId, now],
+  );
+  if (!updated.length) throw new AppError('CONFLICT', 'errors.syncRunning');
+}

@@ -1,0 +1,56 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../../src/errors.ts';
+import { APP_TEMPLATES, type IntegrationApp, type Templates } from '../../../src/schemas/sync.ts';
+import type { User } from '../../db/entities/index.ts';
+import { exportRecords } from './export-records.ts';
+import { integrationOf, settingsOf } from './integrations.service.ts';
+import { checkTemplates, renderHighlight, renderNote, SAMPLE_RECORDS } from './templates.ts';
+
+/** The note a preview shows when none is named: the user's latest with highlights, else the latest. */
+async function latestNoteId(em: EntityManager, user: User): Promise<string | null> {
+  const [row] = await em.execute<{ id: string }[]>(
+    `select id from note where user_id = ? and trashed_at is null
+     order by (highlight_count > 0) desc, created_at desc limit 1`,
+    [user.id],
+  );
+  return row?.id ?? null;
+}
+
+/**
+ * The Markdown an integration writes for one real note of the user's (or a sample when they
+ * have none), with the saved templates or unsaved ones being edited. A template that fails is
+ * named in the error, as when saving.
+ */
+export async function previewNote(
+  em: EntityManager,
+  user: User,
+  input: { app: IntegrationApp; templates?: Templates; noteId?: string },
+  baseUrl: string,
+) {
+  const integration = await integrationOf(em, user, input.app);
+  const settings = settingsOf(integration);
+  const templates = input.templates ?? settings.templates;
+  await checkTemplates(input.app, templates);
+  const noteId = input.noteId ?? (await latestNoteId(em, user));
+  // The preview shows any note the user names, whatever the integration's filter.
+  const everything = {
+    ...settings,
+    excludeRanges: 0,
+    filter: { tags: [], folderId: null, flows: [], since: null },
+  };
+  const [own] = noteId ? await exportRecords(em, user, everything, [noteId], baseUrl) : [];
+  if (input.noteId && !own) throw new AppError('NOT_FOUND');
+  const record = own ?? SAMPLE_RECORDS[0];
+  if (!record) throw new AppError('INTERNAL');
+  const context = { timeZone: user.timeZone, tagStyle: settings.tagStyle };
+  const shown = { noteId: own?.id ?? null, noteTitle: record.title };
+  if (APP_TEMPLATES[input.app].includes('note')) {
+    const { fileName, markdown } = await renderNote(input.app, templates, record, context);
+    return { ...shown, fileName, markdown };
+  }
+  // flomo and WorkFlowy receive highlights one by one: each as it would be sent.
+  const texts = await Promise.all(
+    record.highlights.map((h) => renderHighlight(input.app, templates, record, h, context)),
+  );
+  return { ...shown, fileName: '', markdown: texts.join('\n\n---\n\n') };
+}

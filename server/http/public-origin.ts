@@ -1,0 +1,11 @@
+import type { Request } from 'express';
+import type { AppConfig } from '../config.ts';
+
+/**
+ * The origin links back to Margin are made with: PUBLIC_URL when set, else the request's own
+ * (behind a proxy, as TRUST_PROXY lets Express read it); empty when there is no request.
+ */
+export function publicOrigin(config: Pick<AppConfig, 'publicUrl'>, req: Request | undefined): string {
+  if (config.publicUrl) return config.publicUrl;
+  return req ? `${req.protocol}://${req.get('host')}` : '';
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import {
+  zAppInput,
+  zConfirmDeviceInput,
+  zCreatedSyncToken,
+  zCreateSyncTokenInput,
+  zIntegrationView,
+  zPreviewInput,
+  zPreviewResult,
+  zRenameSyncTokenInput,
+  zSetEnabledInput,
+  zSyncTokenIdInput,
+  zSyncTokenView,
+  zUpdateSettingsInput,
+} from '../../src/schemas/sync.ts';
+import {
+  getIntegration,
+  listIntegrations,
+  resetCursor,
+  setEnabled,
+  unbind,
+  updateSettings,
+} from '../domain/sync/integrations.service.ts';
+import { previewNote } from '../domain/sync/preview.ts';
+import {
+  confirmDevice,
+  createSyncToken,
+  listSyncTokens,
+  renameSyncToken,
+  revokeSyncToken,
+} from '../domain/sync/tokens.ts';
+import { publicOrigin } from '../http/public-origin.ts';
+import { protectedProcedure, router } from './init.ts';
+
+export const syncRouter = router({
+  integrations: protectedProcedure
+    .output(z.array(zIntegrationView))
+    .query(({ ctx }) => listIntegrations(ctx.em, ctx.user)),
+
+  integration: protectedProcedure
+    .input(zAppInput)
+    .output(zIntegrationView)
+    .query(({ ctx, input }) => getIntegration(ctx.em, ctx.user, input.app)),
+
+  updateSettings: protectedProcedure
+    .input(zUpdateSettingsInput)
+    .output(zIntegrationView)
+    .mutation(({ ctx, input }) => updateSettings(ctx.em, ctx.user, input)),
+
+  setEnabled: protectedProcedure
+    .input(zSetEnabledInput)
+    .output(zIntegrationView)
+    .mutation(({ ctx, input }) => setEnabled(ctx.em, ctx.user, input)),
+
+  /** "Run once": everything is exported again on the next sync. */
+  runOnce: protectedProcedure
+    .input(zAppInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await resetCursor(ctx.em, ctx.user, input.app);
+    }),
+
+  unbind: protectedProcedure
+    .input(zAppInput)
+    .output(zIntegrationView)
+    .mutation(({ ctx, input }) => unbind(ctx.em, ctx.user, input.app)),
+
+  preview: protectedProcedure
+    .input(zPreviewInput)
+    .output(zPreviewResult)
+    .query(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req))),
+
+  tokens: protectedProcedure
+    .output(z.array(zSyncTokenView))
+    .query(({ ctx }) => listSyncTokens(ctx.em, ctx.user)),
+
+  createToken: protectedProcedure
+    .input(zCreateSyncTokenInput)
+    .output(zCreatedSyncToken)
+    .mutation(({ ctx, input }) => createSyncToken(ctx.em, ctx.user, input)),
+
+  renameToken: protectedProcedure
+    .input(zRenameSyncTokenInput)
+    .output(zSyncTokenView)
+    .mutation(({ ctx, input }) => renameSyncToken(ctx.em, ctx.user, input)),
+
+  revokeToken: protectedProcedure
+    .input(zSyncTokenIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => revokeSyncToken(ctx.em, ctx.user, input)),
+
+  /** The device flow's confirmation on `/page/gentoken/<serviceId>/<clientId>`. */
+  confirmDevice: protectedProcedure
+    .input(zConfirmDeviceInput)
+    .output(z.object({ app: z.enum(['obsidian', 'logseq', 'siyuan']) }))
+    .mutation(({ ctx, input }) => confirmDevice(ctx.em, ctx.user, input)),
+});
