@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ExportPage, exportPage } from '../../server/domain/sync/changes.ts';
 import { integrationOf, settingsOf } from '../../server/domain/sync/integrations.service.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { ExcludeRange, type IntegrationSettings, zIntegrationSettings } from '../../src/schemas/sync.ts';
@@ -49,7 +50,20 @@ async function note(user: Signed, title: string, extra: { tags?: string[] } = {}
   return makeClippedNote(deps, user.user.id, { title, text: `${title} body text to highlight`, ...extra });
 }
 
-async function highlight(user: Signed, noteId: string, text = 'highlighted words') {
+/** A highlight of the words `body text` in a note made by `note()`. */
+async function highlight(user: Signed, noteId: string) {
+  const { text } = await user.caller.notes.get({ id: noteId });
+  const start = text.indexOf('body text');
+  return user.caller.highlights.create({
+    id: newId(),
+    noteId,
+    coreType: CoreType.highlight,
+    selectors: describeRange(text, start, start + 'body text'.length),
+  });
+}
+
+/** A text note (an unanchored highlight with the user's own words) on a note. */
+async function textNote(user: Signed, noteId: string, text: string) {
   return user.caller.highlights.create({ id: newId(), noteId, coreType: CoreType.textNote, text });
 }
 
@@ -68,7 +82,7 @@ describe('the export engine', () => {
 
     const target = notes[42];
     if (!target) throw new Error('no note');
-    const made = await highlight(user, target.id, 'a passage worth keeping');
+    const made = await textNote(user, target.id, 'a passage worth keeping');
     const next = await readAll(user, scope, first.cursor);
     expect(next.ids).toEqual([target.id]);
     expect(next.records[0]?.highlights.map((h) => h.text)).toEqual(['a passage worth keeping']);
@@ -201,7 +215,7 @@ describe('the export engine', () => {
   test('records carry what the tools show', async () => {
     const user = await signedInUser(deps);
     const page = await note(user, '中文标题 and more', { tags: ['读书'] });
-    await highlight(user, page.id, 'Euler: $e^{i\\pi}+1=0$');
+    await textNote(user, page.id, 'Euler: $e^{i\\pi}+1=0$');
     const { records } = await readAll(user, await scopeFor(user), null);
     const [record] = records;
     expect(record).toMatchObject({

@@ -9,6 +9,7 @@ import {
   type IntegrationSettings,
 } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
 import { asDate } from '../../db/row.ts';
 import { exportedNotesCondition } from './note-filter.ts';
 
@@ -89,14 +90,14 @@ export async function exportRecords(
      left join note_content c on c.note_id = n.id and n.kind = ${NoteKind.daily}
      where n.user_id = ? and n.id = any(?::text[]) and ${exported.sql}
      order by n.id`,
-    [user.id, [...noteIds], ...exported.params],
+    [user.id, pgTextArray(noteIds), ...exported.params],
   );
   if (!notes.length) return [];
   const highlights = await em.execute<HighlightRow[]>(
     `select id, note_id, core_type, text, slot_id, image_url, annotation, tags, created_at, updated_at
      from highlight where user_id = ? and note_id = any(?::text[])
      order by note_id, detached, position_start nulls last, created_at, id`,
-    [user.id, notes.map((n) => n.id)],
+    [user.id, pgTextArray(notes.map((n) => n.id))],
   );
   const byNote = Map.groupBy(highlights, (h) => h.note_id);
   return notes.map((n) => ({

@@ -1,6 +1,7 @@
 import { NoteKind } from '../../../src/enums.ts';
 import { ExcludeRange, type IntegrationSettings } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
+import { pgTextArray } from '../../db/pg-array.ts';
 
 export interface SqlPart {
   sql: string;
@@ -22,7 +23,7 @@ export function exportedNotesCondition(user: User, settings: IntegrationSettings
   const { tags, folderId, flows, since } = settings.filter;
   if (tags.length) {
     parts.push('n.tags && ?::text[]');
-    params.push(tags);
+    params.push(pgTextArray(tags));
   }
   if (folderId) {
     parts.push('n.folder_id = ?');
@@ -30,7 +31,7 @@ export function exportedNotesCondition(user: User, settings: IntegrationSettings
   }
   if (flows.length) {
     parts.push(`(n.kind = ${NoteKind.daily} or n.flow = any(?::smallint[]))`);
-    params.push(flows);
+    params.push(`{${flows.join(',')}}`);
   }
   if (since) {
     parts.push('n.created_at >= (?::timestamp at time zone ?)');
