@@ -3,6 +3,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import type { AppDeps } from './deps.ts';
 import { checkHealth } from './health.ts';
+import { exportRoutes } from './http/export.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use('/auth/oidc', oidcRoutes(deps));
+  app.use('/api/export', exportRoutes(deps));
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));
 

@@ -56,26 +56,53 @@ async function snapshotXmin(em: EntityManager): Promise<string> {
   return row?.xmin ?? '0';
 }
 
+/** The next page of a first export: the ids of the notes the integration exports after `afterId`. */
+async function exportedNoteIdsAfter(
+  em: EntityManager,
+  user: User,
+  settings: IntegrationSettings,
+  afterId: string,
+): Promise<{ ids: string[]; more: boolean }> {
+  const exported = exportedNotesCondition(user, settings);
+  const rows = await em.execute<{ id: string }[]>(
+    `select n.id from note n where n.user_id = ? and n.id > ? and ${exported.sql} order by n.id limit ?`,
+    [user.id, afterId, ...exported.params, EXPORT_PAGE_NOTES + 1],
+  );
+  return { ids: rows.slice(0, EXPORT_PAGE_NOTES).map((r) => r.id), more: rows.length > EXPORT_PAGE_NOTES };
+}
+
 async function fullPage(
   em: EntityManager,
   user: User,
   scope: ExportScope,
   position: Extract<SyncPosition, { mode: 'full' }>,
 ): Promise<ExportPage> {
-  const exported = exportedNotesCondition(user, scope.settings);
-  const rows = await em.execute<{ id: string }[]>(
-    `select n.id from note n where n.user_id = ? and n.id > ? and ${exported.sql} order by n.id limit ?`,
-    [user.id, position.afterId, ...exported.params, EXPORT_PAGE_NOTES + 1],
-  );
-  const ids = rows.slice(0, EXPORT_PAGE_NOTES).map((r) => r.id);
+  const { ids, more } = await exportedNoteIdsAfter(em, user, scope.settings, position.afterId);
   const records = await exportRecords(em, user, scope.settings, ids, scope.baseUrl);
   const last = ids.at(-1);
   const next: SyncPosition =
-    rows.length > EXPORT_PAGE_NOTES && last
+    more && last
       ? { ...position, afterId: last }
       : // Everything that committed before the walk began was in it; the log takes over from there.
         { mode: 'changes', xid: position.watermark, seq: '-1' };
   return { records, deleted: [], cursor: encodeSyncCursor(scope.integrationId, next), hasMore: true };
+}
+
+/** Every record the settings export, a page at a time (the Markdown export: no cursor, no log). */
+export async function* everyRecord(
+  em: EntityManager,
+  user: User,
+  settings: IntegrationSettings,
+  baseUrl: string,
+): AsyncGenerator<ExportRecord[]> {
+  let afterId = '';
+  for (;;) {
+    const { ids, more } = await exportedNoteIdsAfter(em, user, settings, afterId);
+    yield await exportRecords(em, user, settings, ids, baseUrl);
+    const last = ids.at(-1);
+    if (!more || !last) return;
+    afterId = last;
+  }
 }
 
 async function changesPage(

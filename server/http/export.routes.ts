@@ -1,0 +1,48 @@
+import { pipeline } from 'node:stream/promises';
+import { type Request, Router } from 'express';
+import { ZipFile } from 'yazl';
+import { dayKey } from '../../src/rules/daily-counter.ts';
+import { clock } from '../clock.ts';
+import type { AppDeps } from '../deps.ts';
+import { findSignedIn } from '../domain/auth/session.service.ts';
+import { writeMarkdownExport } from '../domain/sync/markdown-export.ts';
+import { errorFields, log } from '../log.ts';
+import { publicOrigin } from './public-origin.ts';
+import { sessionToken } from './session-cookie.ts';
+
+async function signedInUser(deps: AppDeps, req: Request) {
+  return (await findSignedIn(deps.orm.em.fork(), sessionToken(req)))?.user ?? null;
+}
+
+/**
+ * `GET /api/export/markdown.zip`: the signed-in user's notes as Markdown files in a zip,
+ * streamed as it is made (a plain link downloads it; the session cookie signs it in).
+ */
+export function exportRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.get('/markdown.zip', async (req, res) => {
+    const user = await signedInUser(deps, req);
+    if (!user) {
+      res.status(401).json({ error: 'errors.unauthorized' });
+      return;
+    }
+    const day = dayKey(clock.now(), user.timeZone);
+    res.type('application/zip');
+    res.attachment(`margin-markdown-${day}.zip`);
+    res.set('Cache-Control', 'no-store');
+    const zip = new ZipFile();
+    const left = new AbortController();
+    res.on('close', () => left.abort());
+    const sent = pipeline(zip.outputStream, res);
+    try {
+      await writeMarkdownExport(deps.orm.em.fork(), user, publicOrigin(deps.config, req), zip, left.signal);
+      await sent;
+    } catch (error) {
+      if (left.signal.aborted) return;
+      // Headers are gone: all that is left is to cut the download short, so it is not taken for whole.
+      log.error('markdown export failed', errorFields(error));
+      res.destroy();
+    }
+  });
+  return router;
+}

@@ -1,0 +1,110 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fromBufferPromise } from 'yauzl';
+import { createApp } from '../../server/app.ts';
+import { CoreType } from '../../src/enums.ts';
+import { newId } from '../../src/rules/id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
+import { signedInUser } from '../helpers/users.ts';
+
+let deps: TestDeps;
+let app: Express;
+beforeAll(async () => {
+  deps = await createTestDeps();
+  app = createApp(deps);
+});
+afterAll(() => deps.close());
+
+/** The zip's files and their text, read back with a real unzipper. */
+async function unzip(body: Buffer): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const zip = await fromBufferPromise(body, { lazyEntries: true });
+  await new Promise<void>((resolve, reject) => {
+    zip.on('error', reject);
+    zip.on('end', resolve);
+    zip.on('entry', (entry) => {
+      zip.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  return files;
+}
+
+function download(token?: string) {
+  const req = request(app).get('/api/export/markdown.zip');
+  if (token) req.set('Cookie', `logininfo=${token}`);
+  return req.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+}
+
+describe('Markdown export', () => {
+  test('every note as a Markdown file in a zip, with its highlights; nothing of anyone else', async () => {
+    const owner = await signedInUser(deps);
+    const other = await signedInUser(deps);
+    const page = await makeClippedNote(deps, owner.user.id, {
+      title: '读书笔记: margins',
+      text: 'text',
+      tags: ['books'],
+    });
+    await owner.caller.highlights.create({
+      id: newId(),
+      noteId: page.id,
+      coreType: CoreType.textNote,
+      text: 'A thought worth keeping',
+    });
+    await owner.caller.daily.save({
+      date: '2026-03-01',
+      text: 'Read two chapters',
+      baseText: '',
+      baseVersion: 0,
+    });
+    await makeClippedNote(deps, other.user.id, { title: 'Someone else’s note', text: 'private' });
+
+    const res = await download(owner.token).expect(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="?margin-markdown-\d{4}-\d{2}-\d{2}\.zip"?$/,
+    );
+    const files = await unzip(res.body as Buffer);
+    const names = [...files.keys()];
+    expect(names).toHaveLength(2);
+    const pageFile = names.find((n) => n.startsWith('Notes/'));
+    expect(pageFile).toBe(`Notes/读书笔记 margins-${page.id}.md`);
+    const pageText = files.get(pageFile ?? '') ?? '';
+    expect(pageText).toContain(`margin_id: ${page.id}`);
+    expect(pageText).toContain('A thought worth keeping');
+    const daily = names.find((n) => n.startsWith('Daily notes/'));
+    expect(files.get(daily ?? '')).toContain('Read two chapters');
+    expect([...files.values()].join('\n')).not.toContain('Someone else');
+  });
+
+  test("the user's own Obsidian template is what the files are made with", async () => {
+    const user = await signedInUser(deps);
+    await makeClippedNote(deps, user.user.id, { title: 'Templated', text: 'text' });
+    await user.caller.sync.updateSettings({
+      app: 'obsidian',
+      settings: { templates: { note: 'Custom: {{ title }} ({{ highlightcount }})' } },
+    });
+    const files = await unzip((await download(user.token).expect(200)).body as Buffer);
+    expect([...files.values()]).toEqual(['Custom: Templated (0)']);
+  });
+
+  test('signed out: 401 and no zip', async () => {
+    const res = await request(app).get('/api/export/markdown.zip').expect(401);
+    expect(res.body).toEqual({ error: 'errors.unauthorized' });
+    await request(app).get('/api/export/markdown.zip').set('Cookie', 'logininfo=forged').expect(401);
+  });
+});
