@@ -1,0 +1,118 @@
+// Builds the note-tool plugins: typechecks plugins/ (its own tsconfig), bundles each shell with
+// esbuild, and writes an unpacked folder and a zip for each under dist/plugins/.
+//   npm run build:plugins [-- --out <dir>] [-- --no-typecheck]
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import yazl from 'yazl';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PLUGINS = join(ROOT, 'plugins');
+// A fixed time in every zip entry: the same sources give the same zip.
+const ZIP_MTIME = new Date('2026-01-01T00:00:00Z');
+/** The folder each zip unpacks to: Obsidian's plugin id, and Logseq's plugin id. */
+const PLUGIN_FOLDER = 'margin-sync';
+
+interface Target {
+  zip: string;
+  entry: string;
+  format: 'cjs' | 'iife';
+  /** File name in the package → its content. */
+  files(bundle: string): Promise<Record<string, string>>;
+}
+
+const TARGETS: Record<'obsidian' | 'logseq', Target> = {
+  obsidian: {
+    zip: 'margin-obsidian',
+    entry: 'obsidian/main.ts',
+    // Obsidian loads main.js as CommonJS and provides `obsidian` to require().
+    format: 'cjs',
+    files: async (bundle) => ({
+      'main.js': bundle,
+      'manifest.json': await readFile(join(PLUGINS, 'obsidian/manifest.json'), 'utf8'),
+    }),
+  },
+  logseq: {
+    zip: 'margin-logseq',
+    entry: 'logseq/main.ts',
+    // Logseq wraps a .js entry in a page that loads its SDK first: a plain script.
+    format: 'iife',
+    files: async (bundle) => ({
+      'index.js': bundle,
+      'package.json': await readFile(join(PLUGINS, 'logseq/plugin.json'), 'utf8'),
+    }),
+  },
+};
+
+function typecheck(): void {
+  const tsc = join(ROOT, 'node_modules/.bin/tsc');
+  const result = spawnSync(tsc, ['-p', join(PLUGINS, 'tsconfig.json'), '--noEmit'], { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`plugins/ does not typecheck:\n${result.stdout}${result.stderr}${result.error ?? ''}`);
+  }
+}
+
+async function bundle(target: Target): Promise<string> {
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [join(PLUGINS, target.entry)],
+    bundle: true,
+    write: false,
+    format: target.format,
+    platform: 'browser',
+    target: 'es2022',
+    external: ['obsidian', 'electron', '@codemirror/*', '@lezer/*'],
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+async function writeZip(path: string, files: Record<string, string>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const [name, content] of Object.entries(files)) {
+    zip.addBuffer(Buffer.from(content), `${PLUGIN_FOLDER}/${name}`, { mtime: ZIP_MTIME });
+  }
+  zip.end();
+  const out = createWriteStream(path);
+  zip.outputStream.pipe(out);
+  await once(out, 'close');
+}
+
+async function checkVersions(): Promise<void> {
+  const read = async (path: string) =>
+    JSON.parse(await readFile(join(PLUGINS, path), 'utf8')) as { version: string };
+  const [obsidian, logseq] = await Promise.all([read('obsidian/manifest.json'), read('logseq/plugin.json')]);
+  if (obsidian.version !== logseq.version) {
+    throw new Error(`plugin versions differ: obsidian ${obsidian.version}, logseq ${logseq.version}`);
+  }
+}
+
+/** Builds both plugins into `outDir`; returns the zips' paths. */
+export async function buildPlugins(outDir = join(ROOT, 'dist/plugins'), options = { typecheck: true }) {
+  if (options.typecheck) typecheck();
+  await checkVersions();
+  await mkdir(outDir, { recursive: true });
+  const zips: Record<string, string> = {};
+  for (const [tool, target] of Object.entries(TARGETS)) {
+    const files = await target.files(await bundle(target));
+    const folder = join(outDir, target.zip);
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(folder, { recursive: true });
+    for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
+    zips[tool] = join(outDir, `${target.zip}.zip`);
+    await writeZip(zips[tool], files);
+  }
+  return zips;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
+  const zips = await buildPlugins(out, { typecheck: !args.includes('--no-typecheck') });
+  for (const path of Object.values(zips)) console.log(`wrote ${path}`);
+}
