@@ -82,7 +82,6 @@ function parse(source: string): Template[] {
 }
 
 function templateError(name: TemplateName, error: unknown): AppError {
-  if (error instanceof AppError) return error;
   if (!(error instanceof LiquidError)) throw error;
   const [line = 1] = error.token?.getPosition() ?? [];
   const detail = (error.originalError?.message ?? error.message).replace(/, line:\d+, col:\d+$/, '');
