@@ -16,8 +16,9 @@ export function idCandidates(fileName: string): string[] {
   return candidates;
 }
 
-// `margin_id: x` in YAML front matter, or `margin_id:: x` as a Logseq page property.
-const ID_PROPERTY = /^margin_id::?[ \t]*["']?([0-9A-Za-z_-]+)["']?[ \t]*$/m;
+// `margin_id: x` in YAML front matter, or `margin-id:: x` as a Logseq page property (Logseq
+// writes property names with hyphens; either spelling is taken in either place).
+const ID_PROPERTY = /^margin[_-]id::?[ \t]*["']?([0-9A-Za-z_-]+)["']?[ \t]*$/m;
 
 /** The note id a file declares in its head (front matter, or leading Logseq properties). */
 export function declaredNoteId(text: string): string | null {

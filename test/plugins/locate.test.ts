@@ -15,7 +15,7 @@ describe('finding a note by its file', () => {
       'ab-12345678',
     );
     expect(declaredNoteId('---\ntitle: x\n---\nmargin_id: not-in-front-matter\n')).toBeNull();
-    expect(declaredNoteId('title:: x\nmargin_id:: abcdefgh12\n\n- block')).toBe('abcdefgh12');
+    expect(declaredNoteId('title:: x\nmargin-id:: abcdefgh12\n\n- block')).toBe('abcdefgh12');
     expect(declaredNoteId('- margin_id:: inside-a-block')).toBeNull();
   });
 
