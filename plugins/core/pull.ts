@@ -38,7 +38,9 @@ export async function pull(input: PullInput): Promise<PullResult> {
   const folder = joinPath(input.folderOverride.trim() || init.settings.folder);
   const writer = new NoteWriter(vault, folder, init.settings.writeStyle === PARTIAL, notes);
 
-  let cursor = init.cursor;
+  // The server keeps one cursor per integration, shared by the user's devices: this device goes
+  // on from its own, unless the server's was reset ("run once", a new connection).
+  let cursor = init.cursor === null ? null : (input.cursor ?? init.cursor);
   for (;;) {
     const page = await api.download(clientId, cursor);
     for (const note of page.notes) await writer.write(note);
