@@ -1,4 +1,5 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZipFile } from 'yazl';
 import { IntegrationApp, zIntegrationSettings } from '../../../src/schemas/sync.ts';
@@ -7,14 +8,14 @@ import { everyRecord } from './changes.ts';
 import { integrationOf, settingsOf } from './integrations.service.ts';
 import { renderNote } from './templates.ts';
 
-/** Zip output the export lets pile up before it waits for the reader (keeps memory flat). */
-const BUFFERED_BYTES_MAX = 4 * 1024 * 1024;
+/** Files added but not yet taken by the zip writer before the export waits for it (keeps memory flat). */
+const BACKLOG_MAX = 200;
 
 /**
  * Everything the user keeps as one zip of Markdown files, each rendered with their Obsidian
  * templates (the defaults if they never set any): for people who use no plugin. Streams: a page
- * of notes is read, rendered and added, and the next waits until the zip's reader has taken
- * most of it, so memory stays flat however many notes there are. `signal` stops it (the reader left).
+ * of notes is read, rendered and added, and the next waits while the zip writer (which goes at
+ * its reader's pace) has a backlog, so memory stays flat however many notes there are. `signal` stops it (the reader left).
  */
 export async function writeMarkdownExport(
   em: EntityManager,
@@ -30,7 +31,8 @@ export async function writeMarkdownExport(
     tagStyle: obsidian.tagStyle,
   });
   const context = { timeZone: user.timeZone, tagStyle: everything.tagStyle };
-  const output = zip.outputStream;
+  const taken = new EventEmitter();
+  let backlog = 0;
   for await (const records of everyRecord(em, user, everything, baseUrl)) {
     for (const record of records) {
       const { fileName, markdown } = await renderNote(
@@ -40,12 +42,20 @@ export async function writeMarkdownExport(
         context,
       );
       const folder = record.kind === 'daily' ? 'Daily notes' : 'Notes';
-      zip.addBuffer(Buffer.from(markdown), `${folder}/${fileName}`, {
-        mtime: new Date(record.updatedAt * 1000),
+      // The writer keeps every entry (for the zip's directory) with the function that gave its
+      // content, so the content is let go once taken: a buffer added whole would stay to the end.
+      let content: string | null = markdown;
+      backlog++;
+      zip.addReadStreamLazy(`${folder}/${fileName}`, { mtime: new Date(record.updatedAt * 1000) }, (give) => {
+        const text = content ?? '';
+        content = null;
+        backlog--;
+        taken.emit('taken');
+        give(null, Readable.from([Buffer.from(text)]));
       });
     }
     signal?.throwIfAborted();
-    while (output.readableLength > BUFFERED_BYTES_MAX) await once(output, 'data', { signal });
+    while (backlog > BACKLOG_MAX) await once(taken, 'taken', { signal });
   }
   zip.end();
 }

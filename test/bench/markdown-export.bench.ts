@@ -1,0 +1,59 @@
+// `npm run bench:markdown-export`: the Markdown zip export of the seeded benchmark user, read as
+// fast as it is written (run `BENCH_DATABASE_URL=…/margin_bench_sync npm run seed:bench -- --pages
+// 10000 --highlights 30000` first; BENCH_DATABASE_URL picks the database). Prints the time, the
+// zip's size and files, and the heap and RSS growth sampled every 20 ms while it ran.
+// Budget (issue 16): 10,000 notes stream in ≤ 30 s with flat memory.
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ZipFile } from 'yazl';
+import { writeMarkdownExport } from '../../server/domain/sync/markdown-export.ts';
+import { openBenchUser } from './bench-db.ts';
+
+const { orm, raw, user } = await openBenchUser();
+const {
+  rows: [{ notes }],
+} = await raw.query('select count(*)::int notes from note where user_id = $1', [user.id]);
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+let bytes = 0;
+let files = 0;
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    bytes += chunk.length;
+    done();
+  },
+});
+const zip = new ZipFile();
+const addLazy = zip.addReadStreamLazy.bind(zip);
+zip.addReadStreamLazy = (...args: Parameters<ZipFile['addReadStreamLazy']>) => {
+  files++;
+  // Memory as the export goes: flat means it does not grow with the notes written.
+  if (files % 2000 === 0) {
+    const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+    console.log(`${files} files: rss ${mb(rss)}, heap ${mb(heapUsed)}, buffers ${mb(arrayBuffers)}`);
+  }
+  addLazy(...args);
+};
+
+globalThis.gc?.();
+const base = process.memoryUsage();
+let peakHeap = base.heapUsed;
+let peakRss = base.rss;
+const sampler = setInterval(() => {
+  const now = process.memoryUsage();
+  peakHeap = Math.max(peakHeap, now.heapUsed);
+  peakRss = Math.max(peakRss, now.rss);
+}, 20);
+const started = performance.now();
+await Promise.all([
+  writeMarkdownExport(orm.em.fork(), user, 'http://margin.test', zip),
+  pipeline(zip.outputStream, sink),
+]);
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+
+console.log(`notes ${notes}, files ${files}, zip ${mb(bytes)}, ${seconds.toFixed(1)} s`);
+console.log(`heap: ${mb(base.heapUsed)} → peak ${mb(peakHeap)} (+${mb(peakHeap - base.heapUsed)})`);
+console.log(`rss:  ${mb(base.rss)} → peak ${mb(peakRss)} (+${mb(peakRss - base.rss)})`);
+await raw.end();
+await orm.close();
