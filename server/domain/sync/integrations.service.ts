@@ -9,6 +9,7 @@ import {
 } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
+import { ownFolder } from '../folders/folders.service.ts';
 import { checkTemplates } from './templates.ts';
 
 /** How long a client's sync holds the integration before another client may start one. */
@@ -69,8 +70,9 @@ export async function markBound(em: EntityManager, user: User, app: IntegrationA
 }
 
 /**
- * Saves settings over the current ones. Every template the app uses is trial-rendered first;
- * one that fails is named in the error and nothing is saved.
+ * Saves settings over the current ones. The filter's folder must be the user's, and every
+ * template the app uses is trial-rendered first; one that fails is named in the error and
+ * nothing is saved.
  */
 export async function updateSettings(
   em: EntityManager,
@@ -88,6 +90,8 @@ export async function updateSettings(
   for (const [name, source] of Object.entries(next.templates)) {
     if (!source?.trim()) delete next.templates[name as keyof typeof next.templates];
   }
+  const folderId = next.filter.folderId;
+  if (folderId && folderId !== current.filter.folderId) await ownFolder(em, user, folderId);
   await checkTemplates(input.app, next.templates);
   integration.settings = next;
   await em.flush();
