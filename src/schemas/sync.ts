@@ -78,8 +78,8 @@ export const zSyncFilter = z.object({
     .max(4)
     .default([]),
   /** A day, `YYYY-MM-DD`, in the user's time zone. */
-  since: z
-    .string()
+  since: zText()
+    .max(10, 'errors.invalidDate')
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'errors.invalidDate')
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'errors.invalidDate')
     .nullable()
@@ -162,9 +162,11 @@ export type ExportRecord = z.infer<typeof zExportRecord>;
 
 export const SYNC_API_VERSION = 1;
 export const SYNC_CURSOR_MAX = 512;
-export const zSyncCursor = z.string().max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid');
+export const zSyncCursor = zText().max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid');
 /** A plugin's random id for itself (device flow, the one-sync-at-a-time lease). */
-export const zSyncClientId = z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, 'errors.syncClientInvalid');
+export const zSyncClientId = zText()
+  .max(128, 'errors.syncClientInvalid')
+  .regex(/^[A-Za-z0-9_-]{8,128}$/, 'errors.syncClientInvalid');
 
 export const zSyncTokenRequest = z.object({ clientId: zSyncClientId });
 export const zSyncTokenResponse = z.object({ token: z.string() });
@@ -187,7 +189,7 @@ export const zSyncDownloadRequest = z.object({
   clientId: zSyncClientId,
   cursor: zSyncCursor.nullable().default(null),
   /** Re-download these notes whatever the cursor says. */
-  noteIds: z.array(z.string().max(64)).max(6).default([]),
+  noteIds: z.array(zText().max(64)).max(6).default([]),
 });
 /** A note rendered by the integration's templates, ready to write. */
 export const zSyncedNote = z.object({
@@ -209,7 +211,7 @@ export const zSyncDownloadResponse = z.object({
 export type SyncDownloadResponse = z.infer<typeof zSyncDownloadResponse>;
 
 export const zSyncAckRequest = z.object({ clientId: zSyncClientId, cursor: zSyncCursor });
-export const zSyncNoteActionRequest = z.object({ noteId: z.string().max(64) });
+export const zSyncNoteActionRequest = z.object({ noteId: zText().max(64) });
 
 /** The error body of /api/sync/v1: a stable code and a message in the caller's language. */
 export const zSyncApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -227,7 +229,7 @@ export const zPreviewInput = z.object({
   app: zIntegrationApp,
   /** Unsaved templates to try; the saved ones otherwise. */
   templates: zTemplates.optional(),
-  noteId: z.string().max(64).optional(),
+  noteId: zText().max(64).optional(),
 });
 export const zPreviewResult = z.object({
   /** The note shown: one of the user's (null: a sample, the user has none yet). */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExportPage, exportPage } from '../../server/domain/sync/changes.ts';
+import { type ExportBatch, exportBatch } from '../../server/domain/sync/changes.ts';
 import { integrationOf, settingsOf } from '../../server/domain/sync/integrations.service.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType, Flow } from '../../src/enums.ts';
@@ -30,10 +30,10 @@ async function scopeFor(user: Signed, settings: Partial<IntegrationSettings> = {
 
 /** Every page from `cursor` on, as a client reads them: the records and deletions, and where it ends. */
 async function readAll(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>, cursor: string | null) {
-  const pages: ExportPage[] = [];
+  const pages: ExportBatch[] = [];
   let at = cursor;
   for (;;) {
-    const page = await exportPage(deps.orm.em.fork(), user.user, scope, at);
+    const page = await exportBatch(deps.orm.em.fork(), user.user, scope, at);
     pages.push(page);
     at = page.cursor;
     if (!page.hasMore) break;
@@ -193,7 +193,7 @@ describe('the export engine', () => {
     const ownerScope = await scopeFor(owner);
     const { cursor } = await readAll(owner, ownerScope, null);
     const otherScope = await scopeFor(other);
-    await expect(exportPage(deps.orm.em.fork(), other.user, otherScope, cursor)).rejects.toMatchObject({
+    await expect(exportBatch(deps.orm.em.fork(), other.user, otherScope, cursor)).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       messageKey: 'errors.syncCursorInvalid',
     });
@@ -205,7 +205,7 @@ describe('the export engine', () => {
       `${otherScope.integrationId}.${Buffer.from('c|1|2|3').toString('base64url')}`,
     ]) {
       await expect(
-        exportPage(deps.orm.em.fork(), other.user, otherScope, bad || 'nope'),
+        exportBatch(deps.orm.em.fork(), other.user, otherScope, bad || 'nope'),
       ).rejects.toMatchObject({
         messageKey: 'errors.syncCursorInvalid',
       });

@@ -9,7 +9,7 @@ import { decodeSyncCursor, encodeSyncCursor, type SyncPosition } from './sync-cu
 export const EXPORT_PAGE_NOTES = 100;
 export const EXPORT_PAGE_CHANGES = 500;
 
-export interface ExportPage {
+export interface ExportBatch {
   records: ExportRecord[];
   /** Notes the client should remove: deleted, trashed, or no longer matching the filter. */
   deleted: string[];
@@ -37,12 +37,12 @@ const SNAPSHOT_XMIN = 'pg_snapshot_xmin(pg_current_snapshot())';
  * but committed later would under a plain sequence. A long transaction only delays what comes
  * after it. A change names a note; the note's present state is what is sent (or its removal).
  */
-export async function exportPage(
+export async function exportBatch(
   em: EntityManager,
   user: User,
   scope: ExportScope,
   cursor: string | null,
-): Promise<ExportPage> {
+): Promise<ExportBatch> {
   const position: SyncPosition = cursor
     ? decodeSyncCursor(cursor, scope.integrationId)
     : { mode: 'full', afterId: '', watermark: await snapshotXmin(em) };
@@ -76,7 +76,7 @@ async function fullPage(
   user: User,
   scope: ExportScope,
   position: Extract<SyncPosition, { mode: 'full' }>,
-): Promise<ExportPage> {
+): Promise<ExportBatch> {
   const { ids, more } = await exportedNoteIdsAfter(em, user, scope.settings, position.afterId);
   const records = await exportRecords(em, user, scope.settings, ids, scope.baseUrl);
   const last = ids.at(-1);
@@ -110,7 +110,7 @@ async function changesPage(
   user: User,
   scope: ExportScope,
   position: Extract<SyncPosition, { mode: 'changes' }>,
-): Promise<ExportPage> {
+): Promise<ExportBatch> {
   const after = `(change_xid, change_seq) > (?::xid8, ?::bigint) and change_xid < ${SNAPSHOT_XMIN}`;
   const limit = EXPORT_PAGE_CHANGES;
   const logOf = (table: string, noteColumn: string) =>
