@@ -28,7 +28,13 @@ const OLD_VOCABULARY: [what: string, pattern: RegExp][] = [
 
 const ROOTS = ['server', 'src', 'jobs', 'client', 'test'];
 // Migrations rename the old words on purpose; the upgrade test writes rows in the old shape.
-const SKIPPED = new Set(['test/api/migrations.test.ts', 'test/unit/vocabulary.test.ts']);
+// The Logseq plugin's tests speak Logseq's own API, whose pages are pages (`Editor.getPage`).
+const SKIPPED = new Set([
+  'test/api/migrations.test.ts',
+  'test/unit/vocabulary.test.ts',
+  'test/plugins/fake-logseq.ts',
+  'test/plugins/sync.test.ts',
+]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
