@@ -7,6 +7,7 @@ import type { AppDeps } from '../server/deps.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
+import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
 import { enqueue, findJob, type Queues } from '../server/queue.ts';
 import { JOBS, QUEUES } from '../src/jobs.ts';
 import { SEARCH_TOKENS_VERSION } from '../src/search/tokens.ts';
@@ -53,7 +54,10 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
     purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
     sweepStaleClips: () => sweepStaleClips(em(), deps.queues),
     reindexSearch: () => reindexSearch(em()),
-    purgeExpiredSessions: async () => ({ deleted: await purgeExpiredSessions(em()) }),
+    purgeExpiredSessions: async () => ({
+      deleted: await purgeExpiredSessions(em()),
+      deviceTickets: await purgeSpentDeviceTickets(em()),
+    }),
     deleteUserFiles: async ({ userId }) => {
       await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
       return { userId };

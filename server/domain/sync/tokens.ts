@@ -164,3 +164,8 @@ export async function redeemDeviceTicket(em: EntityManager, clientId: string): P
     return { state: 'token', token };
   });
 }
+
+/** Tickets used or expired a day ago are of no more use (run with the session purge). */
+export async function purgeSpentDeviceTickets(em: EntityManager, now = clock.now()): Promise<number> {
+  return em.nativeDelete(DeviceTicket, { expiresAt: { $lte: new Date(now.getTime() - 24 * 60 * 60_000) } });
+}
