@@ -17,6 +17,7 @@ import {
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { clientRouter } from './static.ts';
+import { syncRoutes } from './sync/index.ts';
 import { appRouter } from './trpc/app.router.ts';
 import { bootData } from './trpc/boot-data.ts';
 import { type Context, requestContext } from './trpc/context.ts';
@@ -77,6 +78,9 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use('/auth/oidc', oidcRoutes(deps));
+
+  // The note-tool plugins' pull API: JSON bodies of their own (64 KB), token auth, its own errors.
+  app.use(syncRoutes(deps));
   app.use('/api/export', exportRoutes(deps));
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));

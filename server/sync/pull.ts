@@ -1,0 +1,153 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClipStatus, Flow } from '../../src/enums.ts';
+import type { ExportRecord, IntegrationSettings } from '../../src/schemas/sync.ts';
+import { clock } from '../clock.ts';
+import type { Integration } from '../db/entities/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { setFlow, trashNotes } from '../domain/notes/organise.service.ts';
+import { enforceLimits } from '../domain/rate-limit.ts';
+import { type ExportBatch, exportBatch } from '../domain/sync/changes.ts';
+import { exportRecords } from '../domain/sync/export-records.ts';
+import {
+  acknowledgeSync,
+  integrationOf,
+  resetCursor,
+  settingsOf,
+  takeSyncLease,
+} from '../domain/sync/integrations.service.ts';
+import { exportedNotesCondition } from '../domain/sync/note-filter.ts';
+import { decodeSyncCursor } from '../domain/sync/sync-cursor.ts';
+import { type DeviceRedemption, redeemDeviceTicket } from '../domain/sync/tokens.ts';
+import type { SyncCaller } from './sync-auth.ts';
+
+// The pull flow both fronts (Margin's /api/sync/v1 and the seed product's paths) speak:
+// init → download batches → ack, one client at a time per integration (the lease).
+
+/** Device-flow polls from one address: a plugin polls about once a second while the user confirms. */
+export const DEVICE_POLL_LIMIT = { max: 60, windowSeconds: 60 } as const;
+
+/** A note whose clip was queued or started this recently is still worth waiting for. */
+export const CLIP_WAIT_MS = 2 * 60_000;
+
+/** How long the count of notes sent in a run waits for its ack. */
+const SENT_COUNT_TTL_S = 24 * 3600;
+
+export interface Lease {
+  integration: Integration;
+  settings: IntegrationSettings;
+}
+
+export interface PullStart extends Lease {
+  /** The cursor last acknowledged; null when everything is to be sent. */
+  cursor: string | null;
+  /** Notes the integration exports. */
+  totalNotes: number;
+  /** Of those, notes whose clip is still queued or running and was started in the last CLIP_WAIT_MS. */
+  clipping: number;
+}
+
+const sentKey = (deps: AppDeps, integrationId: number) =>
+  `${deps.config.redisPrefix}:sync:sent:${integrationId}`;
+
+/** Takes (or renews) the integration's lease for `clientId`; CONFLICT while another client holds it. */
+export async function holdLease(em: EntityManager, caller: SyncCaller, clientId: string): Promise<Lease> {
+  const integration = await takeSyncLease(em, caller.user, caller.app, clientId);
+  return { integration, settings: settingsOf(integration) };
+}
+
+async function exportCounts(em: EntityManager, caller: SyncCaller, settings: IntegrationSettings) {
+  const exported = exportedNotesCondition(caller.user, settings);
+  const since = new Date(clock.now().getTime() - CLIP_WAIT_MS);
+  const [row] = await em.execute<{ total: number; clipping: number }[]>(
+    `select count(*)::int as total,
+       (count(*) filter (where n.clip_status in (?, ?) and n.updated_at > ?))::int as clipping
+     from note n where n.user_id = ? and ${exported.sql}`,
+    [ClipStatus.queued, ClipStatus.processing, since, caller.user.id, ...exported.params],
+  );
+  return { totalNotes: row?.total ?? 0, clipping: row?.clipping ?? 0 };
+}
+
+/** A run begins: the lease is taken, the cursor reset when the client asks to start over. */
+export async function startPull(
+  deps: AppDeps,
+  em: EntityManager,
+  caller: SyncCaller,
+  input: { clientId: string; fromStart: boolean },
+): Promise<PullStart> {
+  const lease = await holdLease(em, caller, input.clientId);
+  const integration = input.fromStart ? await resetCursor(em, caller.user, caller.app) : lease.integration;
+  await deps.redis.del(sentKey(deps, integration.id));
+  return {
+    integration,
+    settings: lease.settings,
+    cursor: integration.cursor ?? null,
+    ...(await exportCounts(em, caller, lease.settings)),
+  };
+}
+
+/** One batch of the lease holder's export after `cursor`, links made from `baseUrl`. */
+export async function pullBatch(
+  deps: AppDeps,
+  em: EntityManager,
+  caller: SyncCaller,
+  lease: Lease,
+  input: { cursor: string | null; baseUrl: string },
+): Promise<ExportBatch> {
+  const scope = { integrationId: lease.integration.id, settings: lease.settings, baseUrl: input.baseUrl };
+  const batch = await exportBatch(em, caller.user, scope, input.cursor);
+  if (batch.records.length) {
+    const key = sentKey(deps, lease.integration.id);
+    await deps.redis.multi().incrby(key, batch.records.length).expire(key, SENT_COUNT_TTL_S).exec();
+  }
+  return batch;
+}
+
+/** Named notes, whatever the cursor (a client re-downloading files it failed to write). */
+export function pullNotes(
+  em: EntityManager,
+  caller: SyncCaller,
+  lease: Lease,
+  input: { noteIds: readonly string[]; baseUrl: string },
+): Promise<ExportRecord[]> {
+  return exportRecords(em, caller.user, lease.settings, input.noteIds, input.baseUrl);
+}
+
+/**
+ * The client has everything up to `cursor`: kept as the integration's position, the run (and
+ * how many notes it sent) recorded and the lease let go. A cursor made for another integration
+ * is refused before anything changes.
+ */
+export async function ackPull(
+  deps: AppDeps,
+  em: EntityManager,
+  caller: SyncCaller,
+  input: { clientId: string; cursor: string },
+): Promise<void> {
+  const integration = await integrationOf(em, caller.user, caller.app);
+  decodeSyncCursor(input.cursor, integration.id);
+  const sent = Number((await deps.redis.get(sentKey(deps, integration.id))) ?? 0);
+  await acknowledgeSync(em, caller.user, caller.app, { ...input, count: sent });
+  await deps.redis.del(sentKey(deps, integration.id));
+}
+
+/** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. */
+export async function archiveNote(em: EntityManager, caller: SyncCaller, noteId: string): Promise<void> {
+  await setFlow(em, caller.user, [noteId], Flow.archive);
+}
+
+/** Delete from the note tool: the note goes to the trash; another user's note is NOT_FOUND. */
+export async function trashNote(em: EntityManager, caller: SyncCaller, noteId: string): Promise<void> {
+  await trashNotes(em, caller.user, [noteId]);
+}
+
+/** A plugin's device-flow poll, limited per address. */
+export async function pollDeviceToken(
+  deps: AppDeps,
+  em: EntityManager,
+  input: { ip: string; clientId: string },
+): Promise<DeviceRedemption> {
+  await enforceLimits(deps.redis, deps.config.redisPrefix, [
+    { key: `sync-token:ip:${input.ip}`, ...DEVICE_POLL_LIMIT },
+  ]);
+  return redeemDeviceTicket(em, input.clientId);
+}

@@ -1,0 +1,42 @@
+import express, { type Request, type RequestHandler } from 'express';
+import { jsonDepthExceeds } from '../http/trpc-limits.ts';
+
+/**
+ * A sync call's body: a client id, a cursor (≤ 512), at most six note ids, and the seed
+ * plugins' few extra fields. 64 KB is far above any of them and far below what could hurt.
+ */
+export const SYNC_BODY_MAX = 64 * 1024;
+
+const tooDeep = () => Object.assign(new Error('json.too.deep'), { status: 400, type: 'json.too.deep' });
+
+/** JSON bodies for the sync fronts (not tRPC, so they bring their own cap and depth check). */
+export function syncJsonBody(): RequestHandler {
+  return express.json({
+    limit: SYNC_BODY_MAX,
+    verify: (_req, _res, body, encoding) => {
+      const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
+      if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
+    },
+  });
+}
+
+/**
+ * Note-tool plugins call from their app's own origin (Obsidian's `app://obsidian.md`, Logseq's
+ * plugin frame, SiYuan's local kernel page) with `fetch`, so every answer allows any origin.
+ * That is safe here: these routes read no cookie, only the token the plugin sends.
+ */
+export const syncCors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  if (req.method !== 'OPTIONS') return next();
+  res.setHeader('Access-Control-Allow-Methods', 'POST');
+  res.setHeader('Access-Control-Allow-Headers', req.get('access-control-request-headers') ?? 'Content-Type');
+  res.setHeader('Access-Control-Max-Age', '86400');
+  res.status(204).end();
+};
+
+/** The token of `Authorization: Bearer <token>` or the seed plugins' `Token <token>`. */
+export function tokenOf(req: Request): string | null {
+  const match = /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return match?.[1] ?? null;
+}

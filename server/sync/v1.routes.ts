@@ -1,0 +1,149 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { isValidId } from '../../src/rules/id.ts';
+import { zNoteId } from '../../src/schemas/notes.ts';
+import {
+  type ExportRecord,
+  type IntegrationSettings,
+  type SyncDownloadResponse,
+  type SyncedNote,
+  type SyncInitResponse,
+  zSyncAckRequest,
+  zSyncClientId,
+  zSyncDownloadRequest,
+  zSyncInitRequest,
+  zSyncNoteActionRequest,
+  zSyncTokenRequest,
+} from '../../src/schemas/sync.ts';
+import type { AppDeps } from '../deps.ts';
+import { renderNote } from '../domain/sync/templates.ts';
+import { publicOrigin } from '../http/public-origin.ts';
+import {
+  ackPull,
+  archiveNote,
+  holdLease,
+  pollDeviceToken,
+  pullBatch,
+  pullNotes,
+  startPull,
+  trashNote,
+} from './pull.ts';
+import { type SyncCaller, syncCaller } from './sync-auth.ts';
+import { failureMessage, type SyncFailure, syncFailureOf } from './sync-errors.ts';
+import { syncCors, syncJsonBody } from './sync-http.ts';
+
+// Margin's own pull API, /api/sync/v1 (src/schemas/sync.ts has every shape): JSON POSTs with
+// `Authorization: Bearer <token>`, errors as HTTP status + `{ error: { code, message } }`.
+
+const PENDING: SyncFailure = { status: 202, code: 'pending', messageKey: 'errors.deviceTicketPending' };
+const EXPIRED: SyncFailure = { status: 410, code: 'expired', messageKey: 'errors.deviceTicketExpired' };
+const NOT_FOUND: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
+
+// The shared schemas take any short string as a note id; one that is not an id (a NUL byte, say)
+// is refused here rather than reach a query.
+const zNoteAction = zSyncNoteActionRequest.extend({ noteId: zNoteId });
+const zDownload = zSyncDownloadRequest.refine((input) => input.noteIds.every(isValidId), {
+  path: ['noteIds'],
+  message: 'errors.invalidInput',
+});
+
+function sendFailure(req: Request, res: Response, failure: SyncFailure): void {
+  const message = failureMessage(req, failure, res.locals.language);
+  res.status(failure.status).json({ error: { code: failure.code, message } });
+}
+
+/** The body's client id, if it is one, for the token's "last used by". */
+function clientIdOf(body: unknown): string | null {
+  return zSyncClientId.safeParse((body as { clientId?: unknown } | undefined)?.clientId).data ?? null;
+}
+
+async function syncedNote(
+  caller: SyncCaller,
+  settings: IntegrationSettings,
+  record: ExportRecord,
+): Promise<SyncedNote> {
+  const context = { timeZone: caller.user.timeZone, tagStyle: settings.tagStyle };
+  const { fileName, markdown } = await renderNote(caller.app, settings.templates, record, context);
+  return { id: record.id, fileName, markdown, updatedAt: record.updatedAt, record };
+}
+
+export function v1Routes(deps: AppDeps): Router {
+  const router = express.Router();
+  router.use(syncCors, syncJsonBody());
+
+  /** Authenticates the caller on a fresh EntityManager (one per request). */
+  const begin = async (req: Request, res: Response) => {
+    const em = deps.orm.em.fork();
+    const caller = await syncCaller(em, req, res, { client: clientIdOf(req.body) });
+    return { em, caller };
+  };
+
+  router.post('/token', async (req, res) => {
+    const input = zSyncTokenRequest.parse(req.body);
+    const result = await pollDeviceToken(deps, deps.orm.em.fork(), {
+      ip: req.ip ?? '',
+      clientId: input.clientId,
+    });
+    if (result.state === 'token') res.json({ token: result.token });
+    else sendFailure(req, res, result.state === 'pending' ? PENDING : EXPIRED);
+  });
+
+  router.post('/init', async (req, res) => {
+    const { em, caller } = await begin(req, res);
+    const input = zSyncInitRequest.parse(req.body);
+    const start = await startPull(deps, em, caller, input);
+    const body: SyncInitResponse = {
+      app: caller.app,
+      cursor: start.cursor,
+      totalNotes: start.totalNotes,
+      settings: { folder: start.settings.folder, writeStyle: start.settings.writeStyle },
+    };
+    res.json(body);
+  });
+
+  router.post('/download', async (req, res) => {
+    const { em, caller } = await begin(req, res);
+    const input = zDownload.parse(req.body);
+    const lease = await holdLease(em, caller, input.clientId);
+    const baseUrl = publicOrigin(deps.config, req);
+    const batch = await pullBatch(deps, em, caller, lease, { cursor: input.cursor, baseUrl });
+    const inBatch = new Set([...batch.records.map((r) => r.id), ...batch.deleted]);
+    const asked = [...new Set(input.noteIds)].filter((id) => !inBatch.has(id));
+    const again = asked.length ? await pullNotes(em, caller, lease, { noteIds: asked, baseUrl }) : [];
+    const found = new Set(again.map((r) => r.id));
+    const notes: SyncedNote[] = [];
+    for (const record of [...batch.records, ...again])
+      notes.push(await syncedNote(caller, lease.settings, record));
+    const body: SyncDownloadResponse = {
+      notes,
+      // A note asked for by id that is no longer exported is gone as far as the client is concerned.
+      deleted: [...batch.deleted, ...asked.filter((id) => !found.has(id))],
+      cursor: batch.cursor,
+      hasMore: batch.hasMore,
+    };
+    res.json(body);
+  });
+
+  router.post('/ack', async (req, res) => {
+    const { em, caller } = await begin(req, res);
+    const input = zSyncAckRequest.parse(req.body);
+    await ackPull(deps, em, caller, input);
+    res.json({ ok: true });
+  });
+
+  router.post('/archive', async (req, res) => {
+    const { em, caller } = await begin(req, res);
+    await archiveNote(em, caller, zNoteAction.parse(req.body).noteId);
+    res.json({ ok: true });
+  });
+
+  router.post('/delete', async (req, res) => {
+    const { em, caller } = await begin(req, res);
+    await trashNote(em, caller, zNoteAction.parse(req.body).noteId);
+    res.json({ ok: true });
+  });
+
+  router.use((req, res) => sendFailure(req, res, NOT_FOUND));
+  const errors: ErrorRequestHandler = (err, req, res, _next) => sendFailure(req, res, syncFailureOf(err));
+  router.use(errors);
+  return router;
+}
