@@ -2,6 +2,7 @@ import { type Processor, Worker } from 'bullmq';
 import type { AppDeps } from '../server/deps.ts';
 import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
+import { pushEnv } from '../server/domain/sync/push/push-http.ts';
 import { delay } from '../server/lifecycle.ts';
 import { log } from '../server/log.ts';
 import { createRedis, upsertSchedules } from '../server/queue.ts';
@@ -9,6 +10,7 @@ import { QUEUE_CONCURRENCY, QUEUE_NAMES, QUEUES, type QueueName } from '../src/j
 import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
 import { maintenanceProcessor, queueSearchReindexIfBehind } from './maintenance.processor.ts';
+import { pushProcessor } from './push.processor.ts';
 
 export interface RunningWorkers {
   /**
@@ -38,6 +40,7 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
     [QUEUES.maintenance]: maintenanceProcessor(em, deps),
     [QUEUES.mail]: mailProcessor(mailer),
     [QUEUES.clip]: clipProcessor(em, clipEnv),
+    [QUEUES.push]: pushProcessor(em, pushEnv(deps.config), deps.config.publicUrl ?? ''),
   };
   const workers = QUEUE_NAMES.map((name) => {
     const worker = new Worker(name, processors[name], {

@@ -113,6 +113,14 @@ const zEnv = z.object({
   CLIP_CONCURRENCY: zOptionalCount(256),
   /** Worker threads that extract (and sanitise) clipped pages. Default: from the core count. */
   EXTRACT_POOL_SIZE: zOptionalCount(64),
+  /** Where flomo's incoming webhooks live: a connected webhook URL must start with it. */
+  FLOMO_API_ORIGIN: z.url().default('https://flomoapp.com'),
+  /** WorkFlowy's API origin (`/api/v1/nodes` under it). */
+  WORKFLOWY_API_ORIGIN: z.url().default('https://workflowy.com'),
+  /** Highlight changes within this time make one push to flomo, WorkFlowy or SiYuan. */
+  PUSH_DEBOUNCE_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /** A failed push is retried after this long, then twice as long each time. */
+  PUSH_RETRY_DELAY_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
   OIDC_ISSUER: zOptionalUrl,
   OIDC_CLIENT_ID: zOptionalText,
   /** Unset or empty for a public client (PKCE only). */
@@ -145,6 +153,11 @@ export interface AppConfig {
   extractTimeoutMs: number;
   clipConcurrency: number;
   extractPoolSize: number;
+  /** Origins without a trailing slash. */
+  flomoApiOrigin: string;
+  workflowyApiOrigin: string;
+  pushDebounceMs: number;
+  pushRetryDelayMs: number;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
 }
 
@@ -202,6 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
     clipConcurrency: e.CLIP_CONCURRENCY ?? defaultClipConcurrency(extractPoolSize),
     extractPoolSize,
+    flomoApiOrigin: new URL(e.FLOMO_API_ORIGIN).origin,
+    workflowyApiOrigin: new URL(e.WORKFLOWY_API_ORIGIN).origin,
+    pushDebounceMs: e.PUSH_DEBOUNCE_MS,
+    pushRetryDelayMs: e.PUSH_RETRY_DELAY_MS,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }

@@ -57,14 +57,39 @@ function parsePayload<K extends JobKey>(key: K, payload: JobInput<K>): { spec: J
   return { spec: JOBS[key], data: parsed.data };
 }
 
+/** What the operator's configuration sets on a job as it is added: a delay, and its retries' first backoff. */
+export interface EnqueueTiming {
+  delay?: number;
+  backoffDelay?: number;
+}
+
 /**
  * Adds a job of the registry (src/jobs.ts): the payload is parsed with the job's schema first (a
  * bad one throws InvalidJobPayloadError and adds nothing), then added under the job's name, id
- * and options. Adding a job whose id exists is a no-op.
+ * and options. Adding a job whose id exists is a no-op; for a debounced job, see `JobSpec.debounced`.
  */
-export async function enqueue<K extends JobKey>(queues: Queues, key: K, payload: JobInput<K>): Promise<Job> {
+export async function enqueue<K extends JobKey>(
+  queues: Queues,
+  key: K,
+  payload: JobInput<K>,
+  timing: EnqueueTiming = {},
+): Promise<Job> {
   const { spec, data } = parsePayload(key, payload);
-  return queues[spec.queue].add(spec.name, data, { ...spec.options, jobId: spec.jobId(data) });
+  const options = {
+    ...spec.options,
+    ...(timing.delay !== undefined && { delay: timing.delay }),
+    ...(timing.backoffDelay !== undefined && {
+      backoff: { ...spec.options.backoff, delay: timing.backoffDelay },
+    }),
+  };
+  const id = spec.jobId(data);
+  return queues[spec.queue].add(
+    spec.name,
+    data,
+    spec.debounced
+      ? { ...options, deduplication: { id, keepLastIfActive: true } }
+      : { ...options, jobId: id },
+  );
 }
 
 /** The job `enqueue` would add for this payload, if it is (still) in Redis. */
@@ -74,7 +99,9 @@ export async function findJob<K extends JobKey>(
   payload: JobInput<K>,
 ): Promise<Job | undefined> {
   const { spec, data } = parsePayload(key, payload);
-  return queues[spec.queue].getJob(spec.jobId(data));
+  const queue = queues[spec.queue];
+  const id = spec.debounced ? await queue.getDeduplicationJobId(spec.jobId(data)) : spec.jobId(data);
+  return id ? queue.getJob(id) : undefined;
 }
 
 /** Creates or updates the scheduler of every job the registry schedules (the workers, as they start). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PUSH_APPS } from './schemas/sync.ts';
 import { SEARCH_TOKENS_VERSION } from './search/tokens.ts';
 
 // The one job registry: every queue, every job on it (its BullMQ name, payload schema, job id,
@@ -10,6 +11,7 @@ export const QUEUES = {
   clip: 'clip',
   mail: 'mail',
   maintenance: 'maintenance',
+  push: 'push',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -18,6 +20,8 @@ export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES.clip>, number>> = {
   [QUEUES.mail]: 4,
   [QUEUES.maintenance]: 1,
+  // Pushes mostly wait on the note tools (flomo is paced at a post a second).
+  [QUEUES.push]: 8,
 };
 
 /** The BullMQ job options the registry sets (a subset of BullMQ's `JobsOptions`). */
@@ -50,6 +54,13 @@ export interface JobSpec<S extends z.ZodType = z.ZodType, Q extends QueueName = 
   options: JobOptions;
   /** Run repeatedly by a BullMQ job scheduler, which the workers upsert as they start. */
   schedule?: { every: number };
+  /**
+   * Debounced: `jobId` is then the key of BullMQ's deduplication, not a job's own id. While a job
+   * of that key waits (for its delay or a retry), adding another is a no-op; while one runs, one
+   * more is kept and starts when it ends, so two never run at once. Each job gets a fresh BullMQ
+   * id, since a finished job's id would turn the next one away.
+   */
+  debounced?: boolean;
 }
 
 function defineJob<S extends z.ZodType, Q extends QueueName>(spec: JobSpec<S, Q>): JobSpec<S, Q> {
@@ -76,6 +87,13 @@ export const zClipJob = z.object({
 export type ClipJob = z.infer<typeof zClipJob>;
 
 export const zDeleteUserFilesJob = z.object({ userId: z.number().int().positive() });
+
+/** Push a user's highlights to one connected note tool (flomo, WorkFlowy, SiYuan). */
+export const zPushJob = z.object({
+  userId: z.number().int().positive(),
+  app: z.enum(PUSH_APPS),
+});
+export type PushJob = z.infer<typeof zPushJob>;
 
 /** Maintenance jobs that carry nothing. */
 const zNoPayload = z.object({});
@@ -127,6 +145,16 @@ export const JOBS = {
     jobId: () => 'purge-trash',
     options: DEFAULT_JOB_OPTIONS,
     schedule: { every: 6 * HOUR },
+  }),
+  /** Queued (debounced) when highlights change, on connecting, on "run once" and on "retry". */
+  push: defineJob({
+    queue: QUEUES.push,
+    name: 'push',
+    payload: zPushJob,
+    jobId: ({ userId, app }) => `push-${userId}-${app}`,
+    // The backoff's delay is PUSH_RETRY_DELAY_MS (server/config.ts), set as the job is added.
+    options: DEFAULT_JOB_OPTIONS,
+    debounced: true,
   }),
   sweepStaleClips: defineJob({
     queue: QUEUES.maintenance,

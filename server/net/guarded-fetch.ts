@@ -90,6 +90,19 @@ export interface GuardedFetchOptions {
   userAgent: string;
   /** Replaces DNS (tests). Default: `dns.lookup` with `all: true`. */
   lookup?: HostLookup;
+  /**
+   * An API call (a push to a note tool) rather than a page fetch: its method (default GET),
+   * headers besides the fetcher's own, and body. A call with a method other than GET or with
+   * headers of its own follows no redirect, so credentials never travel on to another host.
+   */
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers?: Readonly<Record<string, string>>;
+  body?: string;
+  /**
+   * Every status is answered as a response (an API's error statuses carry its reasons) instead of
+   * refused; the content type is then checked only for a 2xx with content (not 204).
+   */
+  answerAnyStatus?: boolean;
 }
 
 export interface GuardedResponse {
@@ -139,6 +152,11 @@ interface Settings {
   allowedTargets: ReadonlySet<string>;
   userAgent: string;
   lookup: HostLookup;
+  method: 'GET' | 'POST' | 'DELETE';
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+  followRedirects: boolean;
+  answerAnyStatus: boolean;
 }
 
 /** A URL whose host has been resolved and whose every address passed the policy. */
@@ -189,6 +207,11 @@ function settingsFrom(options: GuardedFetchOptions): Settings {
     allowedTargets: normaliseAllowedTargets(options.allowedTargets ?? []),
     userAgent: options.userAgent,
     lookup: options.lookup ?? defaultLookup,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    body: options.body,
+    followRedirects: (options.method ?? 'GET') === 'GET' && options.headers === undefined,
+    answerAnyStatus: options.answerAnyStatus ?? false,
   };
 }
 
@@ -318,15 +341,17 @@ function send(target: CheckedTarget, settings: Settings, signal: AbortSignal): P
     let failure: FetchRefusedError | undefined;
     const transport = target.url.protocol === 'https:' ? https : http;
     const request = transport.request({
-      method: 'GET',
+      method: settings.method,
       host: target.hostname,
       port: target.port,
       path: `${target.url.pathname}${target.url.search}`,
       headers: {
-        host: target.url.host,
         'user-agent': settings.userAgent,
         accept: settings.allowedContentTypes.join(', '),
         'accept-encoding': 'gzip, deflate, br',
+        ...settings.headers,
+        ...(settings.body !== undefined && { 'content-length': String(Buffer.byteLength(settings.body)) }),
+        host: target.url.host,
       },
       agent: false, // no pooled socket from an earlier resolution
       lookup: pinnedLookup(target.addresses),
@@ -341,7 +366,7 @@ function send(target: CheckedTarget, settings: Settings, signal: AbortSignal): P
     request.on('response', (response) => resolve({ response, failure: () => failure }));
     // `on`, not `once`: a destroyed request can report more than one error.
     request.on('error', (error) => reject(explainFailure(error, failure, signal)));
-    request.end();
+    request.end(settings.body);
   });
 }
 
@@ -446,9 +471,13 @@ async function readBody(response: IncomingMessage, settings: Settings, signal: A
 async function finish(url: URL, exchange: Exchange, settings: Settings, signal: AbortSignal) {
   const { response } = exchange;
   const status = response.statusCode ?? 0;
-  if (status < 200 || status > 299) throw new FetchRefusedError('http_status', { status });
+  const success = status >= 200 && status <= 299;
+  if (!success && !settings.answerAnyStatus) throw new FetchRefusedError('http_status', { status });
   const { type, charset } = parseContentType(response.headers['content-type']);
-  if (!isAllowedContentType(type, settings.allowedContentTypes)) throw new FetchRefusedError('content_type');
+  const typeChecked = success && !(settings.answerAnyStatus && status === 204);
+  if (typeChecked && !isAllowedContentType(type, settings.allowedContentTypes)) {
+    throw new FetchRefusedError('content_type');
+  }
   let body: Buffer;
   try {
     body = await readBody(response, settings, signal);
@@ -479,7 +508,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       const exchange = await send(target, settings, signal);
       try {
         const { statusCode = 0, headers } = exchange.response;
-        if (!REDIRECT_STATUSES.has(statusCode) || headers.location === undefined) {
+        const followed = settings.followRedirects && REDIRECT_STATUSES.has(statusCode);
+        if (!followed || headers.location === undefined) {
           return await finish(current, exchange, settings, signal);
         }
         const next = parseUrl(headers.location, current);

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import {
   zAppInput,
   zConfirmDeviceInput,
+  zConnectPushInput,
   zCreatedSyncToken,
   zCreateSyncTokenInput,
   zIntegrationView,
   zPreviewInput,
   zPreviewResult,
+  zPushAppInput,
   zRenameSyncTokenInput,
   zSetEnabledInput,
   zSyncTokenIdInput,
@@ -22,6 +24,7 @@ import {
   updateSettings,
 } from '../domain/sync/integrations.service.ts';
 import { previewNote } from '../domain/sync/preview.ts';
+import { connectPush, pushNow } from '../domain/sync/push/push.service.ts';
 import {
   confirmDevice,
   createSyncToken,
@@ -52,12 +55,13 @@ export const syncRouter = router({
     .output(zIntegrationView)
     .mutation(({ ctx, input }) => setEnabled(ctx.em, ctx.user, input)),
 
-  /** "Run once": everything is exported again on the next sync. */
+  /** "Run once": everything is exported again on the next sync (a push tool's is queued now). */
   runOnce: protectedProcedure
     .input(zAppInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await resetCursor(ctx.em, ctx.user, input.app);
+      await pushNow(ctx, ctx.user, input.app);
     }),
 
   unbind: protectedProcedure
@@ -94,4 +98,16 @@ export const syncRouter = router({
     .input(zConfirmDeviceInput)
     .output(z.object({ app: z.enum(['obsidian', 'logseq', 'siyuan']) }))
     .mutation(({ ctx, input }) => confirmDevice(ctx.em, ctx.user, input)),
+
+  /** Connects flomo, WorkFlowy or SiYuan: the credentials are checked against the tool, then saved (never sent back). */
+  connectPush: protectedProcedure
+    .input(zConnectPushInput)
+    .output(zIntegrationView)
+    .mutation(({ ctx, input }) => connectPush(ctx.em, ctx, ctx.user, input)),
+
+  /** Queues a push again after it failed. */
+  retryPush: protectedProcedure
+    .input(zPushAppInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => pushNow(ctx, ctx.user, input.app)),
 });

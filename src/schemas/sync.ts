@@ -272,3 +272,14 @@ export const zConfirmDeviceInput = z.object({
   serviceId: z.number().int().min(0).max(1000),
   clientId: zSyncClientId,
 });
+
+// ---- Push tools (flomo, WorkFlowy, SiYuan) --------------------------------------------------
+
+export const zPushAppInput = z.object({ app: z.enum(PUSH_APPS) });
+/** Connecting a push tool: its credentials, checked against the tool before they are saved. */
+export const zConnectPushInput = z.discriminatedUnion('app', [
+  z.object({ app: z.literal('flomo'), credentials: zFlomoCredentials }),
+  z.object({ app: z.literal('workflowy'), credentials: zWorkflowyCredentials }),
+  z.object({ app: z.literal('siyuan'), credentials: zSiyuanCredentials }),
+]);
+export type ConnectPushInput = z.infer<typeof zConnectPushInput>;

@@ -176,6 +176,12 @@ const SAMPLES: Samples = {
     renameToken: (fx) => ({ id: fx.syncTokenId, name: 'Renamed' }),
     revokeToken: (fx) => ({ id: fx.syncTokenId }),
     confirmDevice: () => ({ serviceId: 7, clientId: `client-${newId()}` }),
+    // A kernel on loopback that no test allows: the guard refuses it before any connection.
+    connectPush: () => ({
+      app: 'siyuan',
+      credentials: { kernelUrl: 'http://127.0.0.1:6806', token: 'token', notebook: 'Margin' },
+    }),
+    retryPush: () => ({ app: 'workflowy' }),
   },
 };
 

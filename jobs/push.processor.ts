@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DelayedError, UnrecoverableError } from 'bullmq';
+import { type PushEnv, PushRefusedError, PushRetryLaterError } from '../server/domain/sync/push/push-http.ts';
+import { failPush, refusePush, runPush } from '../server/domain/sync/push/run-push.ts';
+import { log } from '../server/log.ts';
+import { QUEUES } from '../src/jobs.ts';
+import { jobProcessor } from './job-processor.ts';
+
+/**
+ * Push jobs. A tool's rate limit puts the job back, delayed as long as the tool asked, without
+ * using an attempt; refused credentials unbind the integration and end the job; any other failure
+ * is retried with backoff, and the last one is shown on the settings page, never silently.
+ */
+export function pushProcessor(em: () => EntityManager, env: PushEnv, baseUrl: string) {
+  return jobProcessor(QUEUES.push, {
+    push: async (push, job) => {
+      try {
+        return await runPush(em(), push, env, baseUrl);
+      } catch (error) {
+        if (error instanceof PushRetryLaterError) {
+          await job.moveToDelayed(Date.now() + error.afterMs, job.token);
+          throw new DelayedError();
+        }
+        if (error instanceof PushRefusedError) {
+          await refusePush(em(), push);
+          log.info('push credentials refused; unbound', { userId: push.userId, app: push.app });
+          throw new UnrecoverableError(error.message);
+        }
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await failPush(em(), push);
+        throw error;
+      }
+    },
+  });
+}

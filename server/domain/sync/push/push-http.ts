@@ -1,0 +1,101 @@
+import type { AppConfig } from '../../../config.ts';
+import { FetchRefusedError, guardedFetch } from '../../../net/guarded-fetch.ts';
+
+/** What the push code needs from the operator's configuration. */
+export interface PushEnv {
+  /** FETCH_ALLOW_TARGETS: the private addresses (a SiYuan kernel on the intranet) that may be reached. */
+  allowedTargets: readonly string[];
+  flomoOrigin: string;
+  workflowyOrigin: string;
+}
+
+export function pushEnv(config: AppConfig): PushEnv {
+  return {
+    allowedTargets: config.fetchAllowTargets,
+    flomoOrigin: config.flomoApiOrigin,
+    workflowyOrigin: config.workflowyApiOrigin,
+  };
+}
+
+/** The note tool refuses the saved credentials (a revoked key, a deleted webhook): the integration is unbound. */
+export class PushRefusedError extends Error {
+  constructor(app: string, detail: string) {
+    super(`${app} refused the credentials: ${detail}`);
+    this.name = 'PushRefusedError';
+  }
+}
+
+/** The note tool asks to be called again later (a rate limit): the job waits, it does not fail. */
+export class PushRetryLaterError extends Error {
+  readonly afterMs: number;
+  constructor(app: string, afterMs: number) {
+    super(`${app} asked to retry in ${afterMs} ms`);
+    this.name = 'PushRetryLaterError';
+    this.afterMs = afterMs;
+  }
+}
+
+/** Any other failure of a call: retried with backoff. */
+export class PushCallError extends Error {
+  constructor(app: string, detail: string, options?: { cause?: unknown }) {
+    super(`${app}: ${detail}`, options);
+    this.name = 'PushCallError';
+  }
+}
+
+export interface ApiReply {
+  status: number;
+  /** The parsed JSON body; undefined when there is none or it is not JSON. */
+  body: unknown;
+}
+
+const PUSH_USER_AGENT = 'Margin/1.0 (+https://github.com/margin)';
+const API_LIMITS = { maxBytes: 2 * 1024 * 1024, timeoutMs: 20_000, idleTimeoutMs: 10_000 };
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One call to a note tool's API, through the guarded fetcher (a tool on a private address is
+ * reached only when the operator allows it). Every status is answered; the fetcher's refusals
+ * (blocked address, no connection, timeout) are thrown as FetchRefusedError.
+ */
+export async function callApi(
+  url: string,
+  request: { method: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; json?: unknown },
+  env: Pick<PushEnv, 'allowedTargets'>,
+): Promise<ApiReply> {
+  const response = await guardedFetch(url, {
+    ...API_LIMITS,
+    method: request.method,
+    headers: {
+      ...request.headers,
+      ...(request.json !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(request.json !== undefined && { body: JSON.stringify(request.json) }),
+    answerAnyStatus: true,
+    allowedContentTypes: ['application/json', 'text/*'],
+    allowedTargets: env.allowedTargets,
+    userAgent: PUSH_USER_AGENT,
+  });
+  return { status: response.status, body: parseJson(response.body.toString('utf8')) };
+}
+
+/** The call did not get an answer: a transient failure of the push (or, on connecting, "unreachable"). */
+export function isUnanswered(error: unknown): error is FetchRefusedError {
+  return error instanceof FetchRefusedError;
+}
+
+/** Statuses that mean the credentials are not (or no longer) accepted. */
+export function isAuthStatus(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+export function field(body: unknown, name: string): unknown {
+  return body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+}

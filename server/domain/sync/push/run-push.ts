@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PushJob } from '../../../../src/jobs.ts';
+import { clock } from '../../../clock.ts';
+import { Integration, User } from '../../../db/entities/index.ts';
+import { exportBatch } from '../changes.ts';
+import { settingsOf, unbind } from '../integrations.service.ts';
+import { CONNECTORS } from './connectors.ts';
+import type { PushEnv } from './push-http.ts';
+import { PushRecords } from './push-records.ts';
+
+/** The message keys a push leaves on the settings page. */
+export const PUSH_ERRORS = {
+  /** The tool refused the saved credentials; the integration was unbound. */
+  keyRevoked: 'errors.pushKeyRevoked',
+  /** Every attempt failed; "retry" queues it again. */
+  failed: 'errors.pushFailed',
+} as const;
+
+export type PushRunResult = { status: 'skipped' | 'superseded' | 'done'; count: number };
+
+/**
+ * Moves the cursor from `from` to `to` only if it is still `from` and the integration still bound:
+ * a "run once" (cursor reset) or an unbinding while the run was pushing wins over the run.
+ */
+async function advanceCursor(
+  em: EntityManager,
+  id: number,
+  from: string | null,
+  to: string,
+): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `update integration set cursor = ? where id = ? and cursor is not distinct from ? and bound returning id`,
+    [to, id, from],
+  );
+  return rows.length > 0;
+}
+
+async function recordRun(
+  em: EntityManager,
+  job: PushJob,
+  run: { result: 'ok' | 'error'; error: string | null; count: number },
+): Promise<void> {
+  await em.execute(
+    `update integration set last_run_at = ?, last_result = ?, last_error = ?, last_count = ?
+     where user_id = ? and app = ?`,
+    [clock.now(), run.result, run.error, run.count, job.userId, job.app],
+  );
+}
+
+/**
+ * One push of a user's changes to one tool: the integration's export is walked from its cursor,
+ * each page pushed (what the push records say was already sent with the same content is skipped),
+ * and the cursor saved only once the whole page is pushed. A disabled or unbound integration, or
+ * one without push credentials (a SiYuan bound by its plugin), pushes nothing.
+ */
+export async function runPush(
+  em: EntityManager,
+  job: PushJob,
+  env: PushEnv,
+  baseUrl: string,
+): Promise<PushRunResult> {
+  const integration = await em.findOne(Integration, { user: job.userId, app: job.app });
+  if (!integration?.bound || !integration.enabled || !integration.credentials)
+    return { status: 'skipped', count: 0 };
+  const connector = CONNECTORS[job.app];
+  const destination = connector.destinationOf(integration.credentials);
+  if (!destination) {
+    await refusePush(em, job);
+    return { status: 'skipped', count: 0 };
+  }
+  const user = await em.findOneOrFail(User, { id: job.userId });
+  const settings = settingsOf(integration);
+  const target = connector.open(integration.credentials, {
+    records: new PushRecords(em, job.userId, job.app, destination),
+    templates: settings.templates,
+    render: { timeZone: user.timeZone, tagStyle: settings.tagStyle },
+    folder: settings.folder,
+    env,
+  });
+  const scope = { integrationId: integration.id, settings, baseUrl };
+  let cursor = integration.cursor ?? null;
+  let count = 0;
+  for (;;) {
+    const page = await exportBatch(em, user, scope, cursor);
+    for (const record of page.records) count += await target.pushNote(record);
+    for (const noteId of page.deleted) count += await target.removeNote(noteId);
+    if (!(await advanceCursor(em, integration.id, cursor, page.cursor)))
+      return { status: 'superseded', count };
+    cursor = page.cursor;
+    if (!page.hasMore) break;
+  }
+  await recordRun(em, job, { result: 'ok', error: null, count });
+  return { status: 'done', count };
+}
+
+/** The tool refused the credentials: unbound, with the reason on the settings page. */
+export async function refusePush(em: EntityManager, job: PushJob): Promise<void> {
+  await unbind(em, em.getReference(User, job.userId), job.app);
+  await recordRun(em, job, { result: 'error', error: PUSH_ERRORS.keyRevoked, count: 0 });
+}
+
+/** The last attempt failed: the settings page says so until a run succeeds. */
+export async function failPush(em: EntityManager, job: PushJob): Promise<void> {
+  await recordRun(em, job, { result: 'error', error: PUSH_ERRORS.failed, count: 0 });
+}

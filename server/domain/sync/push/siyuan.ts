@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { AppError } from '../../../../src/errors.ts';
+import { zSiyuanCredentials } from '../../../../src/schemas/sync.ts';
+import { renderNote } from '../templates.ts';
+import {
+  callApi,
+  field,
+  isAuthStatus,
+  isUnanswered,
+  PushCallError,
+  type PushEnv,
+  PushRefusedError,
+} from './push-http.ts';
+import { itemKeys, sha256 } from './push-records.ts';
+import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
+
+// The SiYuan kernel API (protocols/sync.md §5): POST JSON, `Authorization: Token <t>`, answers
+// `{ code: 0, msg, data }`. One document per note, under the notebook and the integration's
+// folder, marked with the note's id in a block attribute; overwritten when the note changes and
+// removed with it. The kernel is usually on the user's own network: it is reached through the
+// guarded fetcher, so only where the operator allows it (FETCH_ALLOW_TARGETS).
+
+/** The block attribute naming the Margin note a document is (SiYuan wants the `custom-` prefix). */
+export const SIYUAN_NOTE_ATTRIBUTE = 'custom-margin-note-id';
+
+const zSavedSiyuan = z.object({
+  kernelUrl: z.string(),
+  token: z.string(),
+  notebook: z.string(),
+  notebookId: z.string(),
+});
+type SavedSiyuan = z.infer<typeof zSavedSiyuan>;
+
+/** The kernel answered, but not with `code: 0`. */
+class SiyuanCodeError extends PushCallError {}
+
+/** The kernel's base URL (http or https, no query, no trailing slash), else undefined. */
+function kernelBase(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    return undefined;
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** SQL string literal (ids here are SiYuan's and Margin's own, but a quote must never end the string). */
+const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: PushEnv) {
+  const call = async (path: string, json: Record<string, unknown> = {}): Promise<unknown> => {
+    let reply: Awaited<ReturnType<typeof callApi>>;
+    try {
+      reply = await callApi(
+        `${credentials.kernelUrl}${path}`,
+        {
+          method: 'POST',
+          headers: credentials.token ? { authorization: `Token ${credentials.token}` } : {},
+          json,
+        },
+        env,
+      );
+    } catch (error) {
+      if (isUnanswered(error)) throw new PushCallError('siyuan', error.reason, { cause: error });
+      throw error;
+    }
+    if (isAuthStatus(reply.status)) throw new PushRefusedError('siyuan', `HTTP ${reply.status}`);
+    const code = field(reply.body, 'code');
+    if (reply.status < 200 || reply.status > 299 || code === undefined) {
+      throw new PushCallError('siyuan', `${path}: HTTP ${reply.status}`);
+    }
+    if (code !== 0)
+      throw new SiyuanCodeError(
+        'siyuan',
+        `${path}: code ${String(code)} ${String(field(reply.body, 'msg'))}`,
+      );
+    return field(reply.body, 'data');
+  };
+  const firstId = (rows: unknown, column: string): string | undefined => {
+    const value = Array.isArray(rows) ? field(rows[0], column) : undefined;
+    return typeof value === 'string' && value ? value : undefined;
+  };
+  const exists = async (docId: string): Promise<boolean> => {
+    const stmt = `SELECT id FROM blocks WHERE id = ${sqlText(docId)} LIMIT 1`;
+    return firstId(await call('/api/query/sql', { stmt }), 'id') !== undefined;
+  };
+
+  return {
+    async notebookId(name: string): Promise<string> {
+      const notebooks = field(await call('/api/notebook/lsNotebooks'), 'notebooks');
+      const found = (Array.isArray(notebooks) ? notebooks : []).find((n) => field(n, 'name') === name);
+      const id = field(found, 'id');
+      if (typeof id === 'string' && id) {
+        if (field(found, 'closed') === true) await call('/api/notebook/openNotebook', { notebook: id });
+        return id;
+      }
+      const created = field(field(await call('/api/notebook/createNotebook', { name }), 'notebook'), 'id');
+      if (typeof created !== 'string' || !created) throw new PushCallError('siyuan', 'createNotebook: no id');
+      return created;
+    },
+    /** The document marked as `noteId`'s, if the kernel has one (a push whose record was lost). */
+    async findDocument(noteId: string): Promise<string | undefined> {
+      const stmt = `SELECT block_id FROM attributes WHERE name = ${sqlText(SIYUAN_NOTE_ATTRIBUTE)} AND value = ${sqlText(noteId)} LIMIT 1`;
+      return firstId(await call('/api/query/sql', { stmt }), 'block_id');
+    },
+    async create(notebook: string, path: string, markdown: string): Promise<string> {
+      const id = await call('/api/filetree/createDocWithMd', { notebook, path, markdown });
+      if (typeof id !== 'string' || !id) throw new PushCallError('siyuan', 'createDocWithMd: no id');
+      return id;
+    },
+    async mark(docId: string, noteId: string): Promise<void> {
+      await call('/api/attr/setBlockAttrs', { id: docId, attrs: { [SIYUAN_NOTE_ATTRIBUTE]: noteId } });
+    },
+    /** False when the document is gone (removed in SiYuan). */
+    async overwrite(docId: string, title: string, markdown: string): Promise<boolean> {
+      try {
+        await call('/api/block/updateBlock', { id: docId, dataType: 'markdown', data: markdown });
+      } catch (error) {
+        if (error instanceof SiyuanCodeError && !(await exists(docId))) return false;
+        throw error;
+      }
+      await call('/api/filetree/renameDocByID', { id: docId, title });
+      return true;
+    },
+    async remove(docId: string): Promise<void> {
+      try {
+        await call('/api/filetree/removeDocByID', { id: docId });
+      } catch (error) {
+        if (error instanceof SiyuanCodeError && !(await exists(docId))) return;
+        throw error;
+      }
+    },
+  };
+}
+
+/** The document's path: the folder setting's segments, then the title (a `/` in it is no separator). */
+function documentPath(folder: string, title: string, noteId: string): string {
+  const segments = folder
+    .split('/')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return `/${[...segments, title.replace(/\//g, '∕').trim() || noteId].join('/')}`;
+}
+
+function openSiyuan(credentials: SavedSiyuan, scope: PushScope): PushTarget {
+  const api = client(credentials, scope.env);
+  const { records } = scope;
+  return {
+    async pushNote(record) {
+      const key = itemKeys.note(record.id);
+      const { title, markdown } = await renderNote('siyuan', scope.templates, record, scope.render);
+      const path = documentPath(scope.folder, title, record.id);
+      const hash = sha256(JSON.stringify([path, markdown]));
+      const before = await records.get(key);
+      if (before?.hash === hash) return 0;
+      const known = before?.remoteId ?? (await api.findDocument(record.id));
+      if (known && (await api.overwrite(known, title, markdown))) {
+        await api.mark(known, record.id);
+        await records.put(key, { remoteId: known, hash });
+        return 1;
+      }
+      const docId = await api.create(credentials.notebookId, path, markdown);
+      // Recorded before it is marked: a retry then finds it (and marks it), never makes a second one.
+      await records.put(key, { remoteId: docId, hash: '' });
+      await api.mark(docId, record.id);
+      await records.put(key, { remoteId: docId, hash });
+      return 1;
+    },
+    async removeNote(noteId) {
+      const key = itemKeys.note(noteId);
+      const before = await records.get(key);
+      if (!before) return 0;
+      if (before.remoteId) await api.remove(before.remoteId);
+      await records.remove(key);
+      return 1;
+    },
+  };
+}
+
+export const siyuan: PushConnector<SavedSiyuan> = {
+  saved: zSavedSiyuan,
+  async connect(input, env) {
+    const entered = zSiyuanCredentials.parse(input);
+    const kernelUrl = kernelBase(entered.kernelUrl);
+    if (!kernelUrl) throw new AppError('BAD_REQUEST', 'errors.urlInvalid');
+    const credentials = { kernelUrl, token: entered.token, notebook: entered.notebook };
+    try {
+      return { ...credentials, notebookId: await client(credentials, env).notebookId(entered.notebook) };
+    } catch (error) {
+      if (error instanceof PushRefusedError || error instanceof SiyuanCodeError) {
+        throw new AppError('BAD_REQUEST', 'errors.siyuanTokenInvalid');
+      }
+      if (error instanceof PushCallError) throw new AppError('BAD_REQUEST', 'errors.siyuanUnreachable');
+      throw error;
+    }
+  },
+  destination: (credentials) => `siyuan ${credentials.kernelUrl} ${credentials.notebookId}`,
+  open: openSiyuan,
+};

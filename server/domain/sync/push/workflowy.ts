@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { AppError } from '../../../../src/errors.ts';
+import { zWorkflowyCredentials } from '../../../../src/schemas/sync.ts';
+import { renderHighlight, workflowyNode } from '../templates.ts';
+import {
+  type ApiReply,
+  callApi,
+  field,
+  isAuthStatus,
+  isUnanswered,
+  PushCallError,
+  type PushEnv,
+  PushRefusedError,
+  PushRetryLaterError,
+} from './push-http.ts';
+import { itemKeys, sha256 } from './push-records.ts';
+import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
+
+// WorkFlowy's REST API (protocols/sync.md §4): `Authorization: Bearer <key>`, one node per
+// highlight under the user's parent, updated in place and deleted with the highlight. Over the
+// rate limit it answers 429 `{ error, retry_after }` (seconds).
+
+const zSavedWorkflowy = z.object({ apiKey: z.string(), parentId: z.string() });
+type SavedWorkflowy = z.infer<typeof zSavedWorkflowy>;
+
+/** A 429's wait, bounded: a missing or odd `retry_after` waits a minute (the limits are per minute). */
+function retryAfterMs(body: unknown): number {
+  const seconds = Number(field(body, 'retry_after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : 60_000;
+}
+
+function client(credentials: SavedWorkflowy, env: PushEnv) {
+  const call = async (
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    json?: Record<string, unknown>,
+  ): Promise<ApiReply> => {
+    let reply: ApiReply;
+    try {
+      reply = await callApi(
+        `${env.workflowyOrigin}/api/v1${path}`,
+        { method, headers: { authorization: `Bearer ${credentials.apiKey}` }, json },
+        env,
+      );
+    } catch (error) {
+      if (isUnanswered(error)) throw new PushCallError('workflowy', error.reason, { cause: error });
+      throw error;
+    }
+    if (reply.status === 429) throw new PushRetryLaterError('workflowy', retryAfterMs(reply.body));
+    if (isAuthStatus(reply.status)) throw new PushRefusedError('workflowy', `HTTP ${reply.status}`);
+    return reply;
+  };
+  const failed = (what: string, reply: ApiReply) =>
+    new PushCallError('workflowy', `${what}: HTTP ${reply.status}`);
+  const ok = (reply: ApiReply) => reply.status >= 200 && reply.status <= 299;
+
+  return {
+    /** Lists the parent's children: a harmless call that proves the key (and the parent). */
+    async check(): Promise<void> {
+      const reply = await call('GET', `/nodes?parent_id=${encodeURIComponent(credentials.parentId)}`);
+      if (!ok(reply)) throw failed('list', reply);
+    },
+    async create(node: { name: string; note: string }): Promise<string> {
+      const reply = await call('POST', '/nodes', {
+        parent_id: credentials.parentId,
+        ...node,
+        position: 'bottom',
+      });
+      const id = field(reply.body, 'item_id') ?? field(reply.body, 'id');
+      if (!ok(reply) || typeof id !== 'string' || !id) throw failed('create', reply);
+      return id;
+    },
+    /** False when the node is gone (the user deleted it in WorkFlowy). */
+    async update(id: string, node: { name: string; note: string }): Promise<boolean> {
+      const reply = await call('POST', `/nodes/${encodeURIComponent(id)}`, node);
+      if (reply.status === 404) return false;
+      if (!ok(reply)) throw failed('update', reply);
+      return true;
+    },
+    async remove(id: string): Promise<void> {
+      const reply = await call('DELETE', `/nodes/${encodeURIComponent(id)}`);
+      if (!ok(reply) && reply.status !== 404) throw failed('delete', reply);
+    },
+  };
+}
+
+function openWorkflowy(credentials: SavedWorkflowy, scope: PushScope): PushTarget {
+  const api = client(credentials, scope.env);
+  const { records } = scope;
+
+  async function removeAll(keys: Iterable<[string, { remoteId: string | null }]>): Promise<number> {
+    let count = 0;
+    for (const [key, { remoteId }] of keys) {
+      if (remoteId) await api.remove(remoteId);
+      await records.remove(key);
+      count++;
+    }
+    return count;
+  }
+
+  return {
+    async pushNote(record) {
+      const sent = await records.withPrefix(itemKeys.highlightsOf(record.id));
+      let count = 0;
+      for (const highlight of record.highlights) {
+        const key = itemKeys.highlight(record.id, highlight.id);
+        const node = workflowyNode(
+          await renderHighlight('workflowy', scope.templates, record, highlight, scope.render),
+        );
+        const hash = sha256(JSON.stringify([node.name, node.note]));
+        const before = sent.get(key);
+        sent.delete(key);
+        if (before?.hash === hash) continue;
+        const updated = before?.remoteId ? await api.update(before.remoteId, node) : false;
+        const remoteId = updated ? before?.remoteId : await api.create(node);
+        await records.put(key, { remoteId: remoteId ?? null, hash });
+        count++;
+      }
+      // What is left was sent for highlights the note no longer has.
+      return count + (await removeAll(sent));
+    },
+    async removeNote(noteId) {
+      return removeAll(await records.withPrefix(itemKeys.highlightsOf(noteId)));
+    },
+  };
+}
+
+export const workflowy: PushConnector<SavedWorkflowy> = {
+  saved: zSavedWorkflowy,
+  async connect(input, env) {
+    const credentials = zWorkflowyCredentials.parse(input);
+    try {
+      await client(credentials, env).check();
+    } catch (error) {
+      if (error instanceof PushRefusedError) throw new AppError('BAD_REQUEST', 'errors.workflowyKeyInvalid');
+      if (error instanceof PushCallError || error instanceof PushRetryLaterError) {
+        throw new AppError('BAD_REQUEST', 'errors.workflowyUnreachable');
+      }
+      throw error;
+    }
+    return credentials;
+  },
+  destination: (credentials) => `workflowy ${credentials.apiKey} ${credentials.parentId}`,
+  open: openWorkflowy,
+};

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FLOMO_POST_INTERVAL_MS } from '../../server/domain/sync/push/flomo.ts';
+import { findJob } from '../../server/queue.ts';
+import { type FlomoServer, startFlomo } from '../helpers/push-servers.ts';
+import {
+  finishedPushJobs,
+  highlight,
+  integrationRow,
+  now,
+  type PushTestEnv,
+  pushJobsFinished,
+  pushRanAfter,
+  readerWithNote,
+  startPushTestEnv,
+} from '../helpers/push-setup.ts';
+
+let env: PushTestEnv;
+let flomo: FlomoServer;
+
+const TEXT =
+  'Patience is a quiet discipline. The river bends around the stone. Every margin holds a second voice. ' +
+  'Reading slowly is reading twice. A note in the margin is a letter to a later self.';
+
+beforeAll(async () => {
+  flomo = await startFlomo();
+  env = await startPushTestEnv({ FETCH_ALLOW_TARGETS: flomo.target, FLOMO_API_ORIGIN: flomo.origin });
+});
+afterAll(async () => {
+  await env?.close();
+  await flomo?.close();
+});
+
+/** A reader with a note and flomo connected, after the push connecting queues (nothing to send yet). */
+async function connectedReader(title: string) {
+  const { reader, note } = await readerWithNote(env.deps, title, TEXT);
+  const webhookUrl = flomo.newWebhook();
+  const since = now();
+  const view = await reader.caller.sync.connectPush({ app: 'flomo', credentials: { webhookUrl } });
+  await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+  return { reader, note, webhookUrl, view };
+}
+
+describe('connecting flomo', () => {
+  test('a URL that is not a flomo webhook is refused and nothing is saved', async () => {
+    const { reader } = await readerWithNote(env.deps, 'Refused', TEXT);
+    const good = flomo.newWebhook();
+    const path = new URL(good).pathname;
+    for (const webhookUrl of [
+      `https://example.com${path}`,
+      `${flomo.origin}/api${path}`,
+      `${flomo.origin}/iwh/only-one-part/`,
+      `${flomo.origin}${path}?next=1`,
+      'not a url',
+    ]) {
+      await expect(
+        reader.caller.sync.connectPush({ app: 'flomo', credentials: { webhookUrl } }),
+      ).rejects.toMatchObject({ message: 'errors.flomoUrlInvalid' });
+    }
+    expect((await reader.caller.sync.integration({ app: 'flomo' })).bound).toBe(false);
+    expect((await integrationRow(env.deps, reader.user.id, 'flomo'))?.credentials ?? null).toBeNull();
+    expect(flomo.received.filter((r) => r.path === path)).toHaveLength(0);
+  });
+
+  test('the webhook is saved and the integration bound, but the client never gets it back', async () => {
+    const { reader, webhookUrl, view } = await connectedReader('Connected');
+    expect(view).toMatchObject({ app: 'flomo', bound: true, enabled: true });
+    const everything = JSON.stringify([view, await reader.caller.sync.integrations()]);
+    expect(everything).not.toContain(new URL(webhookUrl).pathname.split('/')[3]);
+    expect((await integrationRow(env.deps, reader.user.id, 'flomo'))?.credentials).toEqual({ webhookUrl });
+  });
+});
+
+describe('pushing to flomo', () => {
+  test('highlights made close together are one push: a memo each, once, a second apart', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Burst');
+    const since = now();
+    await highlight(reader, note, 'Patience is a quiet discipline', { tags: ['calm'] });
+    await highlight(reader, note, 'The river bends around the stone');
+    await highlight(reader, note, 'Every margin holds a second voice');
+    const row = await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    expect(row).toMatchObject({ lastResult: 'ok', lastError: null, lastCount: 3 });
+    const memos = flomo.memos(webhookUrl);
+    expect(memos.map((m) => m.content)).toEqual([
+      expect.stringContaining('Patience is a quiet discipline'),
+      expect.stringContaining('The river bends around the stone'),
+      expect.stringContaining('Every margin holds a second voice'),
+    ]);
+    expect(memos[0]?.content).toContain('#calm');
+    for (let i = 1; i < memos.length; i++) {
+      expect(memos[i]!.at - memos[i - 1]!.at).toBeGreaterThanOrEqual(FLOMO_POST_INTERVAL_MS - 50);
+    }
+    // The push connecting queued, and one for the three highlights.
+    expect(await finishedPushJobs(env.deps, reader.user.id, 'flomo')).toHaveLength(2);
+  });
+
+  test('a push that fails midway is retried and sends each highlight once', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Midway');
+    const path = new URL(webhookUrl).pathname;
+    // The push's second post fails once (flomo having a bad moment).
+    flomo.failNext(1, { path, after: 1 });
+    const since = now();
+    await highlight(reader, note, 'Patience is a quiet discipline');
+    await highlight(reader, note, 'The river bends around the stone');
+    await highlight(reader, note, 'Every margin holds a second voice');
+    const row = await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    expect(row.lastResult).toBe('ok');
+    const failed = flomo.received.filter((r) => r.path === path).length - flomo.memos(webhookUrl).length;
+    expect(failed).toBe(1);
+    expect(flomo.memos(webhookUrl).map((m) => m.content.split('\n')[0])).toEqual([
+      expect.stringContaining('Patience'),
+      expect.stringContaining('river'),
+      expect.stringContaining('margin'),
+    ]);
+    const [, push] = await finishedPushJobs(env.deps, reader.user.id, 'flomo');
+    expect(push?.attemptsMade).toBe(2);
+  });
+
+  test('an annotation added later is a new memo (flomo has no edit); removing it sends nothing', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Annotated');
+    let since = now();
+    const made = await highlight(reader, note, 'Reading slowly is reading twice');
+    await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    expect(flomo.memos(webhookUrl)).toHaveLength(1);
+
+    since = now();
+    await reader.caller.highlights.update({ id: made.id, annotation: 'Slow is smooth.' });
+    await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    const memos = flomo.memos(webhookUrl);
+    expect(memos).toHaveLength(2);
+    expect(memos[1]?.content).toContain('Reading slowly is reading twice');
+    expect(memos[1]?.content).toContain('Slow is smooth.');
+
+    since = now();
+    await reader.caller.highlights.update({ id: made.id, annotation: null });
+    expect(await pushRanAfter(env.deps, reader.user.id, 'flomo', since)).toMatchObject({ lastCount: 0 });
+    expect(flomo.memos(webhookUrl)).toHaveLength(2);
+  });
+
+  test('a flomo that keeps failing shows the error after the retries; retry sends it', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Failing');
+    const path = new URL(webhookUrl).pathname;
+    flomo.failNext(1000, { path });
+    const since = now();
+    await highlight(reader, note, 'A note in the margin is a letter to a later self');
+    const failedRow = await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    expect(failedRow).toMatchObject({ bound: true, lastResult: 'error', lastError: 'errors.pushFailed' });
+    expect(await reader.caller.sync.integration({ app: 'flomo' })).toMatchObject({
+      lastResult: 'error',
+      lastError: 'errors.pushFailed',
+    });
+    // Five attempts, each a single post: the backoff let them through one by one.
+    expect(flomo.received.filter((r) => r.path === path)).toHaveLength(5);
+    expect(flomo.memos(webhookUrl)).toHaveLength(0);
+
+    flomo.failNext(0);
+    const retried = now();
+    await reader.caller.sync.retryPush({ app: 'flomo' });
+    const row = await pushRanAfter(env.deps, reader.user.id, 'flomo', retried);
+    expect(row).toMatchObject({ lastResult: 'ok', lastError: null, lastCount: 1 });
+    expect(flomo.memos(webhookUrl).map((m) => m.content)).toEqual([
+      expect.stringContaining('letter to a later self'),
+    ]);
+  });
+
+  test('a webhook flomo no longer knows unbinds the integration and says why', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Revoked');
+    flomo.revoke(webhookUrl);
+    const since = now();
+    await highlight(reader, note, 'The river bends around the stone');
+    await pushRanAfter(env.deps, reader.user.id, 'flomo', since);
+    expect(await reader.caller.sync.integration({ app: 'flomo' })).toMatchObject({
+      bound: false,
+      lastResult: 'error',
+      lastError: 'errors.pushKeyRevoked',
+    });
+    expect((await integrationRow(env.deps, reader.user.id, 'flomo'))?.credentials ?? null).toBeNull();
+    // Refused credentials are not retried.
+    expect(flomo.received.filter((r) => r.path === new URL(webhookUrl).pathname)).toHaveLength(1);
+  });
+
+  test('a disabled integration pushes nothing', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Disabled');
+    await reader.caller.sync.setEnabled({ app: 'flomo', enabled: false });
+    await highlight(reader, note, 'Patience is a quiet discipline');
+    // Nothing is queued for a highlight; a push asked for ("run once") runs and sends nothing.
+    expect(await findJob(env.deps.queues, 'push', { userId: reader.user.id, app: 'flomo' })).toBeUndefined();
+    await reader.caller.sync.runOnce({ app: 'flomo' });
+    const jobs = await pushJobsFinished(env.deps, reader.user.id, 'flomo', 2);
+    expect(jobs.at(-1)?.returnvalue).toEqual({ status: 'skipped', count: 0 });
+    expect(flomo.memos(webhookUrl)).toHaveLength(0);
+  });
+});
