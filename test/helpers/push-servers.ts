@@ -154,6 +154,8 @@ export interface WorkflowyServer extends ToolServer {
   revoke(key: string): void;
   /** The nodes made with one key. */
   nodes(key: string): WorkflowyNode[];
+  /** The user deletes a node in WorkFlowy. */
+  deleteNode(key: string, id: string): void;
   /** The next request answers 429 `{error, retry_after}`. */
   rateLimitNext(retryAfterSeconds: number): void;
 }
@@ -215,6 +217,9 @@ export async function startWorkflowy(): Promise<WorkflowyServer> {
     },
     nodes(key) {
       return [...(accounts.get(key)?.values() ?? [])];
+    },
+    deleteNode(key, id) {
+      accounts.get(key)?.delete(id);
     },
     rateLimitNext(seconds) {
       limitNext = seconds;
@@ -333,5 +338,16 @@ export async function startSiyuan(): Promise<SiyuanServer> {
     if (byId) return ok(state.documents.has(byId[1] ?? '') ? [{ id: byId[1] }] : []);
     return fail(`unsupported statement: ${stmt}`);
   }
-  return Object.assign(base, state);
+  return {
+    ...base,
+    notebooks: state.notebooks,
+    documents: state.documents,
+    get token() {
+      return state.token;
+    },
+    /** The user changes the kernel's token in its settings. */
+    set token(value) {
+      state.token = value;
+    },
+  };
 }
