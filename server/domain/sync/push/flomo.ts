@@ -3,7 +3,7 @@ import { AppError } from '../../../../src/errors.ts';
 import { type ExportHighlight, zFlomoCredentials } from '../../../../src/schemas/sync.ts';
 import { delay } from '../../../lifecycle.ts';
 import { renderHighlight } from '../templates.ts';
-import { callApi, field, isUnanswered, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
+import { callApi, field, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
@@ -17,7 +17,7 @@ const zSavedFlomo = z.object({ webhookUrl: z.string() });
 type SavedFlomo = z.infer<typeof zSavedFlomo>;
 
 /** The webhook URL in canonical form if it is `<FLOMO_API_ORIGIN>/iwh/<id>/<secret>/`, else undefined. */
-export function flomoWebhookUrl(text: string, origin: string): string | undefined {
+function flomoWebhookUrl(text: string, origin: string): string | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -40,13 +40,7 @@ function annotationHash(highlight: ExportHighlight): string {
 const NO_ANNOTATION = sha256('');
 
 async function postMemo(url: string, content: string, env: PushEnv): Promise<void> {
-  let reply: Awaited<ReturnType<typeof callApi>>;
-  try {
-    reply = await callApi(url, { method: 'POST', json: { content } }, env);
-  } catch (error) {
-    if (isUnanswered(error)) throw new PushCallError('flomo', error.reason, { cause: error });
-    throw error;
-  }
+  const reply = await callApi('flomo', url, { method: 'POST', json: { content } }, env);
   const code = field(reply.body, 'code');
   const answered = reply.status >= 200 && reply.status <= 299 && code !== undefined;
   if (answered && code === 0) return;

@@ -62,33 +62,34 @@ function parseJson(text: string): unknown {
 
 /**
  * One call to a note tool's API, through the guarded fetcher (a tool on a private address is
- * reached only when the operator allows it). Every status is answered; the fetcher's refusals
- * (blocked address, no connection, timeout) are thrown as FetchRefusedError.
+ * reached only when the operator allows it). Every status is answered; a call that gets no
+ * answer (a refused address, no connection, a timeout) throws PushCallError.
  */
 export async function callApi(
+  app: string,
   url: string,
   request: { method: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; json?: unknown },
   env: Pick<PushEnv, 'allowedTargets'>,
 ): Promise<ApiReply> {
-  const response = await guardedFetch(url, {
-    ...API_LIMITS,
-    method: request.method,
-    headers: {
-      ...request.headers,
-      ...(request.json !== undefined && { 'content-type': 'application/json' }),
-    },
-    ...(request.json !== undefined && { body: JSON.stringify(request.json) }),
-    answerAnyStatus: true,
-    allowedContentTypes: ['application/json', 'text/*'],
-    allowedTargets: env.allowedTargets,
-    userAgent: PUSH_USER_AGENT,
-  });
-  return { status: response.status, body: parseJson(response.body.toString('utf8')) };
-}
-
-/** The call did not get an answer: a transient failure of the push (or, on connecting, "unreachable"). */
-export function isUnanswered(error: unknown): error is FetchRefusedError {
-  return error instanceof FetchRefusedError;
+  try {
+    const response = await guardedFetch(url, {
+      ...API_LIMITS,
+      method: request.method,
+      headers: {
+        ...request.headers,
+        ...(request.json !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(request.json !== undefined && { body: JSON.stringify(request.json) }),
+      answerAnyStatus: true,
+      allowedContentTypes: ['application/json', 'text/*'],
+      allowedTargets: env.allowedTargets,
+      userAgent: PUSH_USER_AGENT,
+    });
+    return { status: response.status, body: parseJson(response.body.toString('utf8')) };
+  } catch (error) {
+    if (error instanceof FetchRefusedError) throw new PushCallError(app, error.reason, { cause: error });
+    throw error;
+  }
 }
 
 /** Statuses that mean the credentials are not (or no longer) accepted. */

@@ -9,14 +9,14 @@ import type { PushEnv } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
 
 /** The message keys a push leaves on the settings page. */
-export const PUSH_ERRORS = {
+const PUSH_ERRORS = {
   /** The tool refused the saved credentials; the integration was unbound. */
   keyRevoked: 'errors.pushKeyRevoked',
   /** Every attempt failed; "retry" queues it again. */
   failed: 'errors.pushFailed',
 } as const;
 
-export type PushRunResult = { status: 'skipped' | 'superseded' | 'done'; count: number };
+type PushRunResult = { status: 'skipped' | 'superseded' | 'done'; count: number };
 
 /**
  * Moves the cursor from `from` to `to` only if it is still `from` and the integration still bound:

@@ -2,15 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../../../src/errors.ts';
 import { zSiyuanCredentials } from '../../../../src/schemas/sync.ts';
 import { renderNote } from '../templates.ts';
-import {
-  callApi,
-  field,
-  isAuthStatus,
-  isUnanswered,
-  PushCallError,
-  type PushEnv,
-  PushRefusedError,
-} from './push-http.ts';
+import { callApi, field, isAuthStatus, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
@@ -42,7 +34,13 @@ function kernelBase(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  ) {
     return undefined;
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -53,31 +51,27 @@ const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: PushEnv) {
   const call = async (path: string, json: Record<string, unknown> = {}): Promise<unknown> => {
-    let reply: Awaited<ReturnType<typeof callApi>>;
-    try {
-      reply = await callApi(
-        `${credentials.kernelUrl}${path}`,
-        {
-          method: 'POST',
-          headers: credentials.token ? { authorization: `Token ${credentials.token}` } : {},
-          json,
-        },
-        env,
-      );
-    } catch (error) {
-      if (isUnanswered(error)) throw new PushCallError('siyuan', error.reason, { cause: error });
-      throw error;
-    }
+    const reply = await callApi(
+      'siyuan',
+      `${credentials.kernelUrl}${path}`,
+      {
+        method: 'POST',
+        headers: credentials.token ? { authorization: `Token ${credentials.token}` } : {},
+        json,
+      },
+      env,
+    );
     if (isAuthStatus(reply.status)) throw new PushRefusedError('siyuan', `HTTP ${reply.status}`);
     const code = field(reply.body, 'code');
     if (reply.status < 200 || reply.status > 299 || code === undefined) {
       throw new PushCallError('siyuan', `${path}: HTTP ${reply.status}`);
     }
-    if (code !== 0)
+    if (code !== 0) {
       throw new SiyuanCodeError(
         'siyuan',
         `${path}: code ${String(code)} ${String(field(reply.body, 'msg'))}`,
       );
+    }
     return field(reply.body, 'data');
   };
   const firstId = (rows: unknown, column: string): string | undefined => {
@@ -191,9 +185,8 @@ export const siyuan: PushConnector<SavedSiyuan> = {
     try {
       return { ...credentials, notebookId: await client(credentials, env).notebookId(entered.notebook) };
     } catch (error) {
-      if (error instanceof PushRefusedError || error instanceof SiyuanCodeError) {
-        throw new AppError('BAD_REQUEST', 'errors.siyuanTokenInvalid');
-      }
+      if (error instanceof PushRefusedError) throw new AppError('BAD_REQUEST', 'errors.siyuanTokenInvalid');
+      // No answer, or not the kernel's (a code error is a PushCallError too).
       if (error instanceof PushCallError) throw new AppError('BAD_REQUEST', 'errors.siyuanUnreachable');
       throw error;
     }

@@ -7,7 +7,6 @@ import {
   callApi,
   field,
   isAuthStatus,
-  isUnanswered,
   PushCallError,
   type PushEnv,
   PushRefusedError,
@@ -35,17 +34,12 @@ function client(credentials: SavedWorkflowy, env: PushEnv) {
     path: string,
     json?: Record<string, unknown>,
   ): Promise<ApiReply> => {
-    let reply: ApiReply;
-    try {
-      reply = await callApi(
-        `${env.workflowyOrigin}/api/v1${path}`,
-        { method, headers: { authorization: `Bearer ${credentials.apiKey}` }, json },
-        env,
-      );
-    } catch (error) {
-      if (isUnanswered(error)) throw new PushCallError('workflowy', error.reason, { cause: error });
-      throw error;
-    }
+    const reply = await callApi(
+      'workflowy',
+      `${env.workflowyOrigin}/api/v1${path}`,
+      { method, headers: { authorization: `Bearer ${credentials.apiKey}` }, json },
+      env,
+    );
     if (reply.status === 429) throw new PushRetryLaterError('workflowy', retryAfterMs(reply.body));
     if (isAuthStatus(reply.status)) throw new PushRefusedError('workflowy', `HTTP ${reply.status}`);
     return reply;
