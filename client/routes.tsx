@@ -12,6 +12,9 @@ const RegisterPage = lazy(() =>
 );
 const ForgetPage = lazy(() => import('./pages/ForgetPage.tsx').then((m) => ({ default: m.ForgetPage })));
 const QrLoginPage = lazy(() => import('./pages/QrLoginPage.tsx').then((m) => ({ default: m.QrLoginPage })));
+const DeviceConfirmPage = lazy(() =>
+  import('./features/sync/DeviceConfirmPage.tsx').then((m) => ({ default: m.DeviceConfirmPage })),
+);
 const NotFoundPage = lazy(() =>
   import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -38,6 +41,17 @@ const AUTH_PAGES: Record<string, ComponentType> = {
 /** `/qrlogin/:ticketId`: the phone's confirmation page for QR login (no app chrome). */
 function qrTicketOf(path: string): string | null {
   return /^\/qrlogin\/([A-Za-z0-9_-]+)$/.exec(path)?.[1] ?? null;
+}
+
+/** `/page/gentoken/:serviceId/:clientId`: a note-tool plugin's device-flow confirmation (no app chrome). */
+function deviceRequestOf(path: string): { serviceId: number; clientId: string } | null {
+  const match = /^\/page\/gentoken\/(\d{1,4})\/([^/]+)$/.exec(path);
+  if (!match?.[1] || !match[2]) return null;
+  try {
+    return { serviceId: Number(match[1]), clientId: decodeURIComponent(match[2]) };
+  } catch {
+    return null;
+  }
 }
 
 function isShellPath(path: string): boolean {
@@ -91,6 +105,7 @@ export function AppRoutes() {
   const shellLocation = inShell ? location : lastShellLocation;
   const AuthPage = AUTH_PAGES[location];
   const qrTicket = qrTicketOf(location);
+  const deviceRequest = deviceRequestOf(location);
   return (
     <Suspense fallback={null}>
       {shellLocation && (
@@ -100,8 +115,11 @@ export function AppRoutes() {
       )}
       {AuthPage && <AuthPage />}
       {qrTicket && <QrLoginPage ticketId={qrTicket} />}
+      {deviceRequest && <DeviceConfirmPage {...deviceRequest} />}
       {location === '/404' && <NotFoundPage />}
-      {!inShell && !AuthPage && !qrTicket && location !== '/404' && <Redirect to="/404" replace />}
+      {!inShell && !AuthPage && !qrTicket && !deviceRequest && location !== '/404' && (
+        <Redirect to="/404" replace />
+      )}
     </Suspense>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
 import type { Me } from '../../../src/schemas/auth.ts';
 import { loginPathFor, useMe } from '../../features/auth/session.ts';
+import { appOfSettingsPage } from '../../features/sync/apps.ts';
 import {
   SETTINGS_SECTIONS,
   type SettingsPage as SettingsPageName,
@@ -18,7 +19,13 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   deleteaccount: lazy(() =>
     import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
   ),
+  synctoken: lazy(() => import('./SyncTokenSettings.tsx').then((m) => ({ default: m.SyncTokenSettings }))),
 };
+
+/** The five integration pages are one screen, drawn for the app the page names. */
+const IntegrationSettings = lazy(() =>
+  import('./IntegrationSettings.tsx').then((m) => ({ default: m.IntegrationSettings })),
+);
 
 /** /personSetting/:page. Settings belong to an account: signed-out users are sent to /login. */
 export function SettingsPage({ segment }: { segment: string }) {
@@ -28,6 +35,7 @@ export function SettingsPage({ segment }: { segment: string }) {
   if (!page) return <Redirect to="/404" replace />;
   if (me === null) return <Redirect to={loginPathFor(`/personSetting/${segment}`)} replace />;
   const Screen = SCREENS[page];
+  const integrationApp = appOfSettingsPage(page);
   const loading = <p className="muted">{t('app.loading')}</p>;
   return (
     <div className="settings" data-testid={`settings-${page}`}>
@@ -55,6 +63,10 @@ export function SettingsPage({ segment }: { segment: string }) {
         <h1 id="settings-heading">{t(`settings.${page}`)}</h1>
         {!me ? (
           loading
+        ) : integrationApp ? (
+          <Suspense fallback={loading}>
+            <IntegrationSettings app={integrationApp} />
+          </Suspense>
         ) : Screen ? (
           <Suspense fallback={loading}>
             <Screen me={me} />

@@ -1,0 +1,103 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, Redirect } from 'wouter';
+import { pullAppOfServiceId, zSyncClientId } from '../../../src/schemas/sync.ts';
+import { useTRPC } from '../../trpc.ts';
+import { AuthLayout } from '../auth/AuthLayout.tsx';
+import { loginPathFor, useMe } from '../auth/session.ts';
+import { syncErrorMessage } from './sync-errors.ts';
+import '../../styles/sync.css';
+
+type Step = 'asking' | 'allowed' | 'cancelled';
+
+/**
+ * /page/gentoken/:serviceId/:clientId, opened by a note-tool plugin in the user's browser (the
+ * device flow): a signed-in user allows the plugin, which then collects its token by polling.
+ * Signed out, the user signs in and comes back here.
+ */
+export function DeviceConfirmPage({ serviceId, clientId }: { serviceId: number; clientId: string }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const { data: me } = useMe();
+  const [step, setStep] = useState<Step>('asking');
+  const confirm = useMutation(
+    trpc.sync.confirmDevice.mutationOptions({ onSuccess: () => setStep('allowed') }),
+  );
+  const pullApp = pullAppOfServiceId(serviceId);
+  const path = `/page/gentoken/${serviceId}/${encodeURIComponent(clientId)}`;
+  if (me === null) return <Redirect to={loginPathFor(path)} replace />;
+
+  const app = pullApp ? t(`sync.app.${pullApp}`) : '';
+  // What can be known before asking the server: a tool Margin does not know, a malformed client id.
+  const invalidKey = !pullApp
+    ? 'errors.syncServiceUnknown'
+    : !zSyncClientId.safeParse(clientId).success
+      ? 'errors.syncClientInvalid'
+      : null;
+  const title = pullApp ? t('sync.deviceTitle', { app }) : t('sync.deviceTitleUnknown');
+  const done = step !== 'asking';
+  return (
+    <AuthLayout title={title}>
+      <div
+        className="qr-confirm device-confirm"
+        data-testid="device-confirm"
+        data-step={invalidKey ? 'invalid' : step}
+      >
+        {invalidKey ? (
+          <p className="notice notice-warning" role="alert">
+            {t(invalidKey)}
+          </p>
+        ) : done ? (
+          <p className="notice" role="status" data-testid="device-done">
+            {step === 'allowed' ? t('sync.deviceDone', { app }) : t('sync.deviceCancelled')}
+          </p>
+        ) : !me ? (
+          <p className="muted" role="status">
+            {t('app.loading')}
+          </p>
+        ) : (
+          <>
+            <p data-testid="device-question">
+              <Trans
+                i18nKey="sync.deviceBody"
+                values={{ app, account: me.email ?? me.nickname }}
+                components={{ account: <bdi className="device-account" /> }}
+              />
+            </p>
+            <p className="form-note">{t('sync.deviceDetail', { app })}</p>
+            {confirm.isError && (
+              <p className="notice notice-warning" role="alert" data-testid="device-error">
+                {syncErrorMessage(confirm.error, t)}
+              </p>
+            )}
+            <div className="button-row">
+              <button
+                type="button"
+                className="button"
+                disabled={confirm.isPending}
+                onClick={() => setStep('cancelled')}
+              >
+                {t('common.cancel')}
+              </button>
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={confirm.isPending}
+                data-testid="device-allow"
+                onClick={() => confirm.mutate({ serviceId, clientId })}
+              >
+                {t('sync.deviceAllow')}
+              </button>
+            </div>
+          </>
+        )}
+        {(done || invalidKey) && (
+          <Link href="/" className="button button-block">
+            {t('notFound.home')}
+          </Link>
+        )}
+      </div>
+    </AuthLayout>
+  );
+}

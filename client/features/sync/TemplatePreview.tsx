@@ -1,0 +1,79 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Templates } from '../../../src/schemas/sync.ts';
+import { useTRPC } from '../../trpc.ts';
+import type { AppInfo } from './apps.ts';
+import { syncErrorMessage } from './sync-errors.ts';
+import { useDebounced } from './use-debounced.ts';
+
+/** How long typing must pause before the preview renders again. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+/**
+ * What the tool receives for one real note (the latest with highlights; a sample when the user
+ * has none), rendered on the server with the templates as they are being edited.
+ */
+export function TemplatePreview({ info, templates }: { info: AppInfo; templates: Templates }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const settled = useDebounced(templates, PREVIEW_DEBOUNCE_MS);
+  const preview = useQuery({
+    ...trpc.sync.preview.queryOptions({ app: info.app, templates: settled }),
+    placeholderData: keepPreviousData,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  const { data } = preview;
+  const stale = preview.isFetching || settled !== templates;
+  return (
+    <section
+      className="template-preview"
+      aria-labelledby="template-preview-title"
+      data-testid="template-preview"
+    >
+      <div className="template-preview-head">
+        <h3 id="template-preview-title" className="template-preview-title">
+          {t('sync.previewTitle')}
+        </h3>
+        <span className="form-note" aria-live="polite">
+          {stale ? t('sync.previewRendering') : ''}
+        </span>
+      </div>
+      {data && (
+        <p className="form-note template-preview-note" data-testid="preview-note">
+          {data.noteId
+            ? t('sync.previewOf', { title: data.noteTitle || t('common.noTitle') })
+            : t('sync.previewSample')}
+        </p>
+      )}
+      {preview.isError && (
+        <p className="field-error" role="status" data-testid="preview-error">
+          {syncErrorMessage(preview.error, t)}
+        </p>
+      )}
+      {data && info.files && data.fileName && (
+        <p className="template-file" data-testid="preview-file">
+          <span className="visually-hidden">{t('sync.previewFile')}</span>
+          <code className="mono" dir="ltr">
+            {data.fileName}
+          </code>
+        </p>
+      )}
+      {data ? (
+        <pre
+          className="template-output"
+          data-testid="preview-markdown"
+          data-stale={stale || preview.isError ? '' : undefined}
+          dir="auto"
+          // The output scrolls on its own: keyboard users reach it with Tab.
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable
+          tabIndex={0}
+        >
+          {data.markdown || t('sync.previewEmpty')}
+        </pre>
+      ) : (
+        !preview.isError && <p className="muted">{t('app.loading')}</p>
+      )}
+    </section>
+  );
+}

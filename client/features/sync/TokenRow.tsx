@@ -1,0 +1,162 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { SYNC_TOKEN_NAME_MAX, type zSyncTokenView } from '../../../src/schemas/sync.ts';
+import { notify } from '../../lib/notify.ts';
+import { useTRPC } from '../../trpc.ts';
+import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
+import { formatDateTime } from './format-time.ts';
+import { RelativeTime } from './RelativeTime.tsx';
+import { syncErrorMessage } from './sync-errors.ts';
+
+type TokenView = z.infer<typeof zSyncTokenView>;
+
+function useTokensRefresh() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: trpc.sync.tokens.queryKey() });
+}
+
+/** Rename in place: Enter saves, Escape gives up. */
+function RenameForm({ token, onDone }: { token: TokenView; onDone(): void }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const refresh = useTokensRefresh();
+  const id = useId();
+  const [name, setName] = useState(token.name);
+  const [problem, setProblem] = useState<string | null>(null);
+  const rename = useMutation(
+    trpc.sync.renameToken.mutationOptions({
+      onSuccess: () => {
+        void refresh();
+        onDone();
+      },
+      onError: (error) => setProblem(syncErrorMessage(error, t)),
+    }),
+  );
+  return (
+    <form
+      className="token-rename"
+      noValidate
+      data-testid="token-rename"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!name.trim()) return setProblem(t('errors.cannotBeEmpty'));
+        if (name.trim() === token.name) return onDone();
+        rename.mutate({ id: token.id, name: name.trim() });
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onDone();
+        }
+      }}
+    >
+      <label htmlFor={id} className="visually-hidden">
+        {t('sync.renameLabel', { name: token.name })}
+      </label>
+      <input
+        id={id}
+        className="sync-input"
+        value={name}
+        maxLength={SYNC_TOKEN_NAME_MAX + 1}
+        // biome-ignore lint/a11y/noAutofocus: the user just asked to rename this token
+        autoFocus
+        dir="auto"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-error` : undefined}
+        onChange={(event) => {
+          setName(event.target.value);
+          setProblem(null);
+        }}
+      />
+      <button type="submit" className="button button-small button-primary" disabled={rename.isPending}>
+        {t('common.save')}
+      </button>
+      <button type="button" className="button button-small" onClick={onDone}>
+        {t('common.cancel')}
+      </button>
+      {problem && (
+        <p id={`${id}-error`} className="field-error token-rename-error">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** When the token was made and last used, and by which client. */
+function TokenFacts({ token }: { token: TokenView }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="token-facts">
+      <span className="badge">{t(`sync.app.${token.app}`)}</span>
+      <span>{t('sync.tokenCreated', { date: formatDateTime(token.createdAt, i18n.language) })}</span>
+      <span>
+        {token.lastUsedAt ? (
+          <>
+            {t('sync.tokenLastUsed')} <RelativeTime date={token.lastUsedAt} />
+            {token.lastUsedClient && (
+              <>
+                {' · '}
+                <bdi className="mono token-client">{token.lastUsedClient}</bdi>
+              </>
+            )}
+          </>
+        ) : (
+          t('sync.tokenNeverUsed')
+        )}
+      </span>
+    </p>
+  );
+}
+
+/** One token: its name (renamed in place), its facts, and Revoke behind a confirmation. */
+export function TokenRow({ token }: { token: TokenView }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const refresh = useTokensRefresh();
+  const [renaming, setRenaming] = useState(false);
+  const revoke = useMutation(
+    trpc.sync.revokeToken.mutationOptions({
+      onSuccess: () => {
+        void refresh();
+        notify.success('sync.tokenRevoked');
+      },
+      onError: (error) => notify.error(error),
+    }),
+  );
+  return (
+    <li className="token" data-testid="token" data-token-id={token.id}>
+      <div className="token-main">
+        {renaming ? (
+          <RenameForm token={token} onDone={() => setRenaming(false)} />
+        ) : (
+          <strong className="token-name" dir="auto">
+            {token.name}
+          </strong>
+        )}
+        <TokenFacts token={token} />
+      </div>
+      {!renaming && (
+        <div className="token-actions">
+          <button type="button" className="button button-small" onClick={() => setRenaming(true)}>
+            {t('sync.rename')}
+          </button>
+          <ConfirmDialog
+            title={t('sync.revokeTitle', { name: token.name })}
+            description={t('sync.revokeBody')}
+            confirmLabel={t('sync.revoke')}
+            danger
+            onConfirm={() => revoke.mutate({ id: token.id })}
+          >
+            <button type="button" className="button button-small button-danger" disabled={revoke.isPending}>
+              {t('sync.revoke')}
+            </button>
+          </ConfirmDialog>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,29 @@
+import type { TFunction } from 'i18next';
+import type { TemplateName } from '../../../src/schemas/sync.ts';
+import { errorData, errorMessage } from '../../lib/errors.ts';
+
+const TEMPLATE_INVALID = 'errors.templateInvalid';
+
+/** The template a trial render failed in, when `error` is such a failure. */
+export function failedTemplate(error: unknown): TemplateName | null {
+  const data = errorData(error);
+  if (data?.messageKey !== TEMPLATE_INVALID) return null;
+  const name = data.params?.template;
+  return name === 'title' || name === 'note' || name === 'highlight' ? name : null;
+}
+
+/**
+ * The translated message of a sync error. A template error names the template in the reader's
+ * language ("The note template has an error on line 3: …"), not by its code name.
+ */
+export function syncErrorMessage(error: unknown, t: TFunction): string {
+  const template = failedTemplate(error);
+  if (!template) return errorMessage(error, t);
+  const params = errorData(error)?.params ?? {};
+  return t(TEMPLATE_INVALID, { ...params, template: t(`sync.templateName.${template}`) });
+}
+
+/** A stored message key (an integration's last error), translated; unknown keys read as generic. */
+export function storedErrorMessage(key: string, t: TFunction): string {
+  return t(key, { defaultValue: t('errors.generic') });
+}
