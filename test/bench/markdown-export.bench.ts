@@ -24,8 +24,10 @@ const sink = new Writable({
   },
 });
 const zip = new ZipFile();
-const addLazy = zip.addReadStreamLazy.bind(zip);
-zip.addReadStreamLazy = (...args: Parameters<ZipFile['addReadStreamLazy']>) => {
+/** Counts the files as the export adds them. */
+type AddLazy = (...args: unknown[]) => void;
+const addLazy = zip.addReadStreamLazy.bind(zip) as AddLazy;
+(zip as unknown as { addReadStreamLazy: AddLazy }).addReadStreamLazy = (...args) => {
   files++;
   // Memory as the export goes: flat means it does not grow with the notes written.
   if (files % 2000 === 0) {
