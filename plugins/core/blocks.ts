@@ -28,6 +28,17 @@ export function findBlocks(text: string): MarkedBlock[] {
   return blocks;
 }
 
+/** `text` without its marked blocks: what in a partially written file is not the server's to replace. */
+export function outsideBlocks(text: string): string {
+  let outside = '';
+  let at = 0;
+  for (const block of findBlocks(text).sort((a, b) => a.start - b.start)) {
+    outside += text.slice(at, block.start);
+    at = block.end;
+  }
+  return outside + text.slice(at);
+}
+
 /**
  * `existing` with each of `incoming`'s blocks put in place of the block of the same name.
  * A block the file no longer has (the user removed its markers) is appended at the end, never

@@ -1,6 +1,6 @@
 import type { SyncedNote, WriteStyle } from '../../src/schemas/sync.ts';
 import type { SyncApi } from './api.ts';
-import { mergeBlocks } from './blocks.ts';
+import { mergeBlocks, outsideBlocks } from './blocks.ts';
 import { NoteLocator } from './locate.ts';
 import { type NoteFile, textHash } from './state.ts';
 import { dirName, isUnder, joinPath, type Vault } from './vault.ts';
@@ -91,19 +91,23 @@ class NoteWriter {
       }
     }
     const before = current ? await this.vault.read(path) : null;
-    const merged = this.partial && before !== null ? mergeBlocks(before, note.markdown) : note.markdown;
+    const merging = this.partial && before !== null;
+    const merged = merging ? mergeBlocks(before, note.markdown) : note.markdown;
     const text = this.vault.canonical?.(merged) ?? merged;
     if (text !== before) {
       await this.vault.write(path, merged);
       this.counts.written++;
     }
-    this.notes[note.id] = { path, hash: textHash(text) };
+    // A merge leaves the text outside the blocks as it was: what the plugin first wrote there
+    // stays the measure of "no writing of the user's".
+    const ownHash = merging ? (this.notes[note.id]?.ownHash ?? '') : textHash(outsideBlocks(text));
+    this.notes[note.id] = { path, ownHash };
   }
 
   /**
    * Removes a deleted note's file. In partial mode the file may hold the user's own writing,
-   * so it is removed only when it is exactly what the plugin wrote last; otherwise it stays
-   * (and is no longer synced).
+   * so it is removed only when its text outside the marked blocks is still what the plugin
+   * wrote there; otherwise it stays (and is no longer synced).
    */
   async remove(noteId: string): Promise<void> {
     const path = await this.locator.find(noteId);
@@ -112,7 +116,7 @@ class NoteWriter {
     if (!path) return;
     if (this.partial) {
       const text = await this.vault.read(path);
-      if (text !== null && textHash(text) !== remembered?.hash) {
+      if (text !== null && textHash(outsideBlocks(text)) !== remembered?.ownHash) {
         this.counts.kept.push(path);
         return;
       }

@@ -1,7 +1,12 @@
-/** Where a note was written, and a hash of what was written (to tell later user edits apart). */
+/** Where a note was written. */
 export interface NoteFile {
   path: string;
-  hash: string;
+  /**
+   * A hash of the file's text outside the marked blocks as the plugin wrote it, before any
+   * edit of the user's: a file whose outside text still hashes to it holds no writing of the
+   * user's. Empty when unknown (a file found again by its id).
+   */
+  ownHash: string;
 }
 
 /** What a plugin keeps between runs (Obsidian's data.json, Logseq's plugin settings). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findBlocks, mergeBlocks } from '../../plugins/core/blocks.ts';
+import { findBlocks, mergeBlocks, outsideBlocks } from '../../plugins/core/blocks.ts';
 
 const block = (name: string, body: string) => `%%begin ${name}%%\n${body}\n%%end ${name}%%`;
 
@@ -62,5 +62,13 @@ describe('partial write: the marked blocks', () => {
     expect(mergeBlocks(existing, block('highlights', 'b'))).toBe(
       `mine\r\n${block('highlights', 'b')}\r\nmore mine\r\n`,
     );
+  });
+
+  test("the text outside the blocks (what tells the user's writing apart)", () => {
+    const text = `# T\n${block('highlights', '- a')}\nmine\n${block('pagenote', 'p')}\n`;
+    expect(outsideBlocks(text)).toBe('# T\n\nmine\n\n');
+    // New block contents do not change it; the user's writing does.
+    expect(outsideBlocks(mergeBlocks(text, block('highlights', '- a\n- b')))).toBe(outsideBlocks(text));
+    expect(outsideBlocks(text.replace('mine', 'mine, edited'))).not.toBe(outsideBlocks(text));
   });
 });
