@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError } from 'bullmq';
-import { type PushEnv, PushRefusedError, PushRetryLaterError } from '../server/domain/sync/push/push-http.ts';
+import { type PushDeps, queuePush } from '../server/domain/sync/push/push.service.ts';
+import { PushRefusedError, PushRetryLaterError, pushEnv } from '../server/domain/sync/push/push-http.ts';
 import { failPush, refusePush, runPush } from '../server/domain/sync/push/run-push.ts';
 import { log } from '../server/log.ts';
 import { QUEUES } from '../src/jobs.ts';
@@ -11,11 +12,16 @@ import { jobProcessor } from './job-processor.ts';
  * using an attempt; refused credentials unbind the integration and end the job; any other failure
  * is retried with backoff, and the last one is shown on the settings page, never silently.
  */
-export function pushProcessor(em: () => EntityManager, env: PushEnv, baseUrl: string) {
+export function pushProcessor(em: () => EntityManager, deps: PushDeps) {
+  const env = pushEnv(deps.config);
+  const baseUrl = deps.config.publicUrl ?? '';
   return jobProcessor(QUEUES.push, {
     push: async (push, job) => {
       try {
-        return await runPush(em(), push, env, baseUrl);
+        const result = await runPush(em(), push, env, baseUrl);
+        // Queued while this one runs, the next push starts when it ends (after the debounce).
+        if (result.status === 'done' && result.waiting) await queuePush(deps, push.userId, push.app, true);
+        return result;
       } catch (error) {
         if (error instanceof PushRetryLaterError) {
           await job.moveToDelayed(Date.now() + error.afterMs, job.token);

@@ -2,7 +2,6 @@ import { type Processor, Worker } from 'bullmq';
 import type { AppDeps } from '../server/deps.ts';
 import { ExtractionPool } from '../server/domain/clip/extract-in-worker.ts';
 import { createMailer } from '../server/domain/mail/mailer.ts';
-import { pushEnv } from '../server/domain/sync/push/push-http.ts';
 import { delay } from '../server/lifecycle.ts';
 import { log } from '../server/log.ts';
 import { createRedis, upsertSchedules } from '../server/queue.ts';
@@ -40,7 +39,7 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
     [QUEUES.maintenance]: maintenanceProcessor(em, deps),
     [QUEUES.mail]: mailProcessor(mailer),
     [QUEUES.clip]: clipProcessor(em, clipEnv),
-    [QUEUES.push]: pushProcessor(em, pushEnv(deps.config), deps.config.publicUrl ?? ''),
+    [QUEUES.push]: pushProcessor(em, deps),
   };
   const workers = QUEUE_NAMES.map((name) => {
     const worker = new Worker(name, processors[name], {

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { clock } from '../../server/clock.ts';
 import { Integration } from '../../server/db/entities/index.ts';
+import { findJob } from '../../server/queue.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -80,8 +81,12 @@ export async function integrationRow(
 /** The app clock's now (what `last_run_at` is stamped with), to wait for a run after it. */
 export const now = () => clock.now().getTime();
 
-/** Waits until the integration's last push ran after `since` (from `now()`), and answers the row. */
-export function pushRanAfter(
+/**
+ * Waits until a push of the user's to `app` ran after `since` (from `now()`) and none is queued or
+ * running any more (a run may leave changes still behind an open transaction to the next one),
+ * and answers the integration's row.
+ */
+export function pushSettled(
   deps: TestDeps,
   userId: number,
   app: PushApp,
@@ -90,10 +95,11 @@ export function pushRanAfter(
   return waitFor(
     async () => {
       const row = await integrationRow(deps, userId, app);
-      return row?.lastRunAt && row.lastRunAt.getTime() >= since ? row : undefined;
+      if (!row?.lastRunAt || row.lastRunAt.getTime() < since) return undefined;
+      return (await findJob(deps.queues, 'push', { userId, app })) ? undefined : row;
     },
     20_000,
-    `a ${app} push after ${new Date(since).toISOString()}`,
+    `the ${app} pushes after ${new Date(since).toISOString()} to settle`,
   );
 }
 

@@ -8,7 +8,7 @@ import {
   integrationRow,
   now,
   type PushTestEnv,
-  pushRanAfter,
+  pushSettled,
   readerWithNote,
   startPushTestEnv,
 } from '../helpers/push-setup.ts';
@@ -51,7 +51,7 @@ async function connectedReader(title: string) {
     app: 'siyuan',
     credentials: { kernelUrl: kernel.origin, token: kernel.token, notebook: 'Margin' },
   });
-  await pushRanAfter(env.deps, reader.user.id, 'siyuan', since);
+  await pushSettled(env.deps, reader.user.id, 'siyuan', since);
   return { reader, note };
 }
 
@@ -119,10 +119,7 @@ describe('pushing to SiYuan', () => {
     const { reader, note } = await connectedReader('Blocks and trees');
     let since = now();
     const made = await highlight(reader, note, 'Documents are trees of blocks');
-    expect(await pushRanAfter(env.deps, reader.user.id, 'siyuan', since)).toMatchObject({
-      lastResult: 'ok',
-      lastCount: 1,
-    });
+    expect(await pushSettled(env.deps, reader.user.id, 'siyuan', since)).toMatchObject({ lastResult: 'ok' });
     const [doc] = documentsOf(note.id);
     const notebook = kernel.notebooks.find((n) => n.name === 'Margin');
     expect(doc).toMatchObject({
@@ -134,7 +131,7 @@ describe('pushing to SiYuan', () => {
 
     since = now();
     await reader.caller.highlights.update({ id: made.id, annotation: 'Turtles, but blocks.' });
-    await pushRanAfter(env.deps, reader.user.id, 'siyuan', since);
+    await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     const docs = documentsOf(note.id);
     expect(docs).toHaveLength(1);
     expect(docs[0]?.id).toBe(doc?.id);
@@ -144,7 +141,7 @@ describe('pushing to SiYuan', () => {
     await reader.caller.notes.trash({ ids: [note.id] });
     since = now();
     await reader.caller.sync.retryPush({ app: 'siyuan' });
-    expect(await pushRanAfter(env.deps, reader.user.id, 'siyuan', since)).toMatchObject({ lastCount: 1 });
+    await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     expect(documentsOf(note.id)).toEqual([]);
     expect(kernel.documents.has(doc?.id ?? '')).toBe(false);
   });
@@ -153,7 +150,7 @@ describe('pushing to SiYuan', () => {
     const { reader, note } = await connectedReader('Ids never change');
     let since = now();
     const made = await highlight(reader, note, 'Every block has an id that never changes');
-    await pushRanAfter(env.deps, reader.user.id, 'siyuan', since);
+    await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     const [doc] = documentsOf(note.id);
     // As if the worker died between the kernel's answer and the record.
     await env.deps.orm.em
@@ -161,7 +158,7 @@ describe('pushing to SiYuan', () => {
       .execute(`delete from push_record where user_id = ? and app = 'siyuan'`, [reader.user.id]);
     since = now();
     await reader.caller.highlights.update({ id: made.id, annotation: 'Stable ids, stable links.' });
-    await pushRanAfter(env.deps, reader.user.id, 'siyuan', since);
+    await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     const docs = documentsOf(note.id);
     expect(docs.map((d) => d.id)).toEqual([doc?.id]);
     expect(docs[0]?.markdown).toContain('Stable ids, stable links.');
@@ -174,7 +171,7 @@ describe('pushing to SiYuan', () => {
     try {
       const since = now();
       await highlight(reader, note, 'References tie one idea to another');
-      await pushRanAfter(env.deps, reader.user.id, 'siyuan', since);
+      await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     } finally {
       kernel.token = token;
     }

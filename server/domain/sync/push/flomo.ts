@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../src/errors.ts';
 import { type ExportHighlight, zFlomoCredentials } from '../../../../src/schemas/sync.ts';
+import { clock } from '../../../clock.ts';
 import { delay } from '../../../lifecycle.ts';
 import { renderHighlight } from '../templates.ts';
 import { callApi, field, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
@@ -10,7 +11,7 @@ import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 // flomo (protocols/sync.md §3): POST {content} to the user's incoming webhook; success is
 // `code: 0`. It has no edit or delete API, and its rate limits are not documented.
 
-/** flomo is sent to gently: at most a post a second per user (one job per user and tool runs at a time). */
+/** flomo is sent to gently: at most a post a second per user, from one run to the next too (one job per user and tool runs at a time). */
 export const FLOMO_POST_INTERVAL_MS = 1000;
 
 const zSavedFlomo = z.object({ webhookUrl: z.string() });
@@ -50,16 +51,18 @@ async function postMemo(url: string, content: string, env: PushEnv): Promise<voi
   throw refused ? new PushRefusedError('flomo', detail) : new PushCallError('flomo', detail);
 }
 
-function pacer(intervalMs: number): () => Promise<void> {
-  let last = 0;
+/** Waits until `intervalMs` after the previous post (the last recorded one, for the first post of a run). */
+function pacer(intervalMs: number, records: PushScope['records']): () => Promise<void> {
+  let last: number | undefined;
   return async () => {
-    await delay(last + intervalMs - Date.now());
-    last = Date.now();
+    last ??= await records.lastPushedAt();
+    await delay(last + intervalMs - clock.now().getTime());
+    last = clock.now().getTime();
   };
 }
 
 function openFlomo(credentials: SavedFlomo, scope: PushScope): PushTarget {
-  const pace = pacer(FLOMO_POST_INTERVAL_MS);
+  const pace = pacer(FLOMO_POST_INTERVAL_MS, scope.records);
   return {
     async pushNote(record) {
       const sent = await scope.records.withPrefix(itemKeys.highlightsOf(record.id));

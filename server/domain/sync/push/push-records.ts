@@ -94,6 +94,15 @@ export class PushRecords {
     ]);
   }
 
+  /** When the user's last item went to this tool (epoch ms; 0 for never), for pacing across runs. */
+  async lastPushedAt(): Promise<number> {
+    const [row] = await this.em.execute<{ at: Date | null }[]>(
+      'select max(pushed_at) as at from push_record where user_id = ? and app = ?',
+      [this.userId, this.app],
+    );
+    return row?.at ? new Date(row.at).getTime() : 0;
+  }
+
   /** On connecting: what was pushed to another destination says nothing about this one. */
   async forgetOtherDestinations(): Promise<void> {
     await this.em.execute(

@@ -4,6 +4,7 @@ import { clock } from '../../../clock.ts';
 import { Integration, User } from '../../../db/entities/index.ts';
 import { exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
+import { changesWaiting } from './changes-waiting.ts';
 import { CONNECTORS } from './connectors.ts';
 import type { PushEnv } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
@@ -16,7 +17,10 @@ const PUSH_ERRORS = {
   failed: 'errors.pushFailed',
 } as const;
 
-type PushRunResult = { status: 'skipped' | 'superseded' | 'done'; count: number };
+type PushRunResult =
+  | { status: 'skipped' | 'superseded'; count: number }
+  /** `waiting`: changes committed behind a transaction still open elsewhere are left for another run. */
+  | { status: 'done'; count: number; waiting: boolean };
 
 /**
  * Moves the cursor from `from` to `to` only if it is still `from` and the integration still bound:
@@ -78,7 +82,7 @@ export async function runPush(
     env,
   });
   const scope = { integrationId: integration.id, settings, baseUrl };
-  let cursor = integration.cursor ?? null;
+  let cursor: string | null = integration.cursor ?? null;
   let count = 0;
   for (;;) {
     const page = await exportBatch(em, user, scope, cursor);
@@ -90,7 +94,7 @@ export async function runPush(
     if (!page.hasMore) break;
   }
   await recordRun(em, job, { result: 'ok', error: null, count });
-  return { status: 'done', count };
+  return { status: 'done', count, waiting: await changesWaiting(em, job.userId, integration.id, cursor) };
 }
 
 /** The tool refused the credentials: unbound, with the reason on the settings page. */
