@@ -87,17 +87,27 @@ export const zSyncFilter = z.object({
 });
 export type SyncFilter = z.infer<typeof zSyncFilter>;
 
-/** What the user sets on an integration page (all of it optional in an update). */
-export const zIntegrationSettings = z.object({
-  templates: zTemplates.default({}),
-  writeStyle: z
-    .union([z.literal(WriteStyle.overwrite), z.literal(WriteStyle.partial)])
-    .default(WriteStyle.overwrite),
-  tagStyle: z.union([z.literal(TagStyle.hash), z.literal(TagStyle.wikilink)]).default(TagStyle.hash),
+/** What the user sets on an integration page, each field as sent (no defaults: an update names what it changes). */
+const SETTINGS_FIELDS = {
+  templates: zTemplates,
+  writeStyle: z.union([z.literal(WriteStyle.overwrite), z.literal(WriteStyle.partial)]),
+  tagStyle: z.union([z.literal(TagStyle.hash), z.literal(TagStyle.wikilink)]),
   /** The folder (Obsidian, Logseq) or notebook path (SiYuan) notes are written under. */
-  folder: zText().trim().max(SYNC_FOLDER_MAX, 'errors.folderTooLong').default('Margin'),
-  excludeRanges: z.number().int().min(0).max(EXCLUDE_RANGES_ALL).default(0),
-  filter: zSyncFilter.default({ tags: [], folderId: null, flows: [], since: null }),
+  folder: zText().trim().max(SYNC_FOLDER_MAX, 'errors.folderTooLong'),
+  excludeRanges: z.number().int().min(0).max(EXCLUDE_RANGES_ALL),
+  filter: zSyncFilter,
+};
+/** An update: only the fields it names change. */
+export const zIntegrationSettingsPatch = z.object(SETTINGS_FIELDS).partial();
+export type IntegrationSettingsPatch = z.infer<typeof zIntegrationSettingsPatch>;
+/** An integration's settings as stored, with the defaults of what was never set. */
+export const zIntegrationSettings = z.object({
+  templates: SETTINGS_FIELDS.templates.default({}),
+  writeStyle: SETTINGS_FIELDS.writeStyle.default(WriteStyle.overwrite),
+  tagStyle: SETTINGS_FIELDS.tagStyle.default(TagStyle.hash),
+  folder: SETTINGS_FIELDS.folder.default('Margin'),
+  excludeRanges: SETTINGS_FIELDS.excludeRanges.default(0),
+  filter: SETTINGS_FIELDS.filter.default({ tags: [], folderId: null, flows: [], since: null }),
 });
 export type IntegrationSettings = z.infer<typeof zIntegrationSettings>;
 
@@ -222,7 +232,7 @@ export const zAppInput = z.object({ app: zIntegrationApp });
 export const zPullAppInput = z.object({ app: z.enum(['obsidian', 'logseq', 'siyuan']) });
 export const zUpdateSettingsInput = z.object({
   app: zIntegrationApp,
-  settings: zIntegrationSettings.partial(),
+  settings: zIntegrationSettingsPatch,
 });
 export const zSetEnabledInput = z.object({ app: zIntegrationApp, enabled: z.boolean() });
 export const zPreviewInput = z.object({

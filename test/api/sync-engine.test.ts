@@ -9,6 +9,7 @@ import { ExcludeRange, type IntegrationSettings, zIntegrationSettings } from '..
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let deps: TestDeps;
 beforeAll(async () => {
@@ -44,6 +45,28 @@ async function readAll(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>
     deleted: pages.flatMap((p) => p.deleted),
     cursor: at as string,
   };
+}
+
+/**
+ * What a client reads from `cursor` once the changes to `expected` have reached the log: a change
+ * is read once every transaction older than it has ended, anywhere on the database server, so it
+ * may take a moment when other tests are writing.
+ */
+function readChanges(
+  user: Signed,
+  scope: Awaited<ReturnType<typeof scopeFor>>,
+  cursor: string,
+  expected: string[],
+) {
+  return waitFor(
+    async () => {
+      const read = await readAll(user, scope, cursor);
+      const seen = new Set([...read.ids, ...read.deleted]);
+      return expected.every((id) => seen.has(id)) ? read : undefined;
+    },
+    20_000,
+    `changes to ${expected.join(', ')}`,
+  );
 }
 
 async function note(user: Signed, title: string, extra: { tags?: string[] } = {}) {
@@ -83,39 +106,44 @@ describe('the export engine', () => {
     const target = notes[42];
     if (!target) throw new Error('no note');
     const made = await textNote(user, target.id, 'a passage worth keeping');
-    const next = await readAll(user, scope, first.cursor);
+    const next = await readChanges(user, scope, first.cursor, [target.id]);
     expect(next.ids).toEqual([target.id]);
     expect(next.records[0]?.highlights.map((h) => h.text)).toEqual(['a passage worth keeping']);
 
     // An annotation re-sends the note; deleting the highlight re-sends it without it.
     await user.caller.highlights.update({ id: made.id, annotation: 'why it matters' });
-    const annotated = await readAll(user, scope, next.cursor);
+    const annotated = await readChanges(user, scope, next.cursor, [target.id]);
     expect(annotated.records[0]?.highlights[0]?.annotation).toBe('why it matters');
     await user.caller.highlights.delete({ id: made.id });
-    const removed = await readAll(user, scope, annotated.cursor);
+    const removed = await readChanges(user, scope, annotated.cursor, [target.id]);
     expect(removed.ids).toEqual([target.id]);
     expect(removed.records[0]?.highlights).toEqual([]);
 
     // Trashed, then deleted for good: the client is told to remove it both times.
     await user.caller.notes.trash({ ids: [target.id] });
-    const trashed = await readAll(user, scope, removed.cursor);
+    const trashed = await readChanges(user, scope, removed.cursor, [target.id]);
     expect(trashed).toMatchObject({ ids: [], deleted: [target.id] });
     await user.caller.notes.deleteForever({ ids: [target.id] });
-    const purged = await readAll(user, scope, trashed.cursor);
+    const purged = await readChanges(user, scope, trashed.cursor, [target.id]);
     expect(purged).toMatchObject({ ids: [], deleted: [target.id] });
   });
 
   test('a write that changes nothing a sync exports is not a change', async () => {
     const user = await signedInUser(deps);
     const kept = await note(user, 'Unchanged');
+    const other = await note(user, 'Changed');
     const scope = await scopeFor(user);
     const { cursor } = await readAll(user, scope, null);
     await deps.orm.em
       .fork()
       .execute(`update note set excerpt = 'new excerpt', word_count = 99 where id = ?`, [kept.id]);
-    expect((await readAll(user, scope, cursor)).ids).toEqual([]);
+    // A real change after it: once that is read, the excerpt's write would have been too.
+    await user.caller.notes.setFlow({ ids: [other.id], flow: Flow.later });
+    expect((await readChanges(user, scope, cursor, [other.id])).ids).toEqual([other.id]);
     await user.caller.notes.setFlow({ ids: [kept.id], flow: Flow.later });
-    expect((await readAll(user, scope, cursor)).ids).toEqual([kept.id]);
+    expect((await readChanges(user, scope, cursor, [kept.id])).ids.sort()).toEqual(
+      [kept.id, other.id].sort(),
+    );
   });
 
   test('a change whose transaction commits after a later one is not skipped', async () => {
@@ -140,7 +168,7 @@ describe('the export engine', () => {
     } finally {
       await client.end();
     }
-    const after = await readAll(user, scope, cursor);
+    const after = await readChanges(user, scope, cursor, [slow.id, fast.id]);
     expect(new Set(after.ids)).toEqual(new Set([slow.id, fast.id]));
     expect(after.records.find((r) => r.id === slow.id)?.title).toBe('Slow writer, edited');
   });
@@ -181,7 +209,7 @@ describe('the export engine', () => {
     expect(first.ids).toEqual([marked.id]);
     await user.caller.notes.removeTag({ ids: [marked.id], tag: 'keep' });
     await user.caller.notes.addTag({ ids: [bare.id], tag: 'keep' });
-    const moved = await readAll(user, tagged, first.cursor);
+    const moved = await readChanges(user, tagged, first.cursor, [bare.id, marked.id]);
     expect(moved.ids).toEqual([bare.id]);
     expect(moved.deleted).toEqual([marked.id]);
   });
@@ -226,5 +254,51 @@ describe('the export engine', () => {
       readerUrl: `http://margin.test/?pi=${page.id}&vs=article`,
     });
     expect(record?.highlights[0]).toMatchObject({ type: 4, text: 'Euler: $e^{i\\pi}+1=0$' });
+  });
+});
+
+describe('integration settings', () => {
+  test('an update changes only what it names; a pulling tool is sent everything again when its output changes', async () => {
+    const user = await signedInUser(deps);
+    await user.caller.sync.updateSettings({
+      app: 'obsidian',
+      settings: { writeStyle: 2, tagStyle: 2, folder: 'Reading' },
+    });
+    const cursorOf = async () => {
+      const [row] = await deps.orm.em
+        .fork()
+        .execute<{ cursor: string | null }[]>(
+          `select cursor from integration where user_id = ? and app = 'obsidian'`,
+          [user.user.id],
+        );
+      return row?.cursor ?? null;
+    };
+    await deps.orm.em
+      .fork()
+      .execute(`update integration set cursor = 'acknowledged' where user_id = ? and app = 'obsidian'`, [
+        user.user.id,
+      ]);
+    const saved = await user.caller.sync.updateSettings({ app: 'obsidian', settings: { folder: 'Reading' } });
+    expect(saved.settings).toMatchObject({ writeStyle: 2, tagStyle: 2, folder: 'Reading' });
+    expect(await cursorOf()).toBe('acknowledged');
+
+    const retitled = await user.caller.sync.updateSettings({
+      app: 'obsidian',
+      settings: { templates: { title: '{{ title }} (Margin)' } },
+    });
+    expect(retitled.settings).toMatchObject({ writeStyle: 2, tagStyle: 2, folder: 'Reading' });
+    expect(retitled.settings.templates.title).toBe('{{ title }} (Margin)');
+    expect(await cursorOf()).toBeNull();
+
+    // A template that does not render is named with its line, and nothing is saved.
+    await expect(
+      user.caller.sync.updateSettings({
+        app: 'obsidian',
+        settings: { templates: { note: 'one\ntwo\n{{ title | nope }}' } },
+      }),
+    ).rejects.toMatchObject({
+      cause: { messageKey: 'errors.templateInvalid', params: { template: 'note', line: 3 } },
+    });
+    expect((await user.caller.sync.integration({ app: 'obsidian' })).settings.templates.note).toBeUndefined();
   });
 });

@@ -4,7 +4,9 @@ import {
   INTEGRATION_APPS,
   type IntegrationApp,
   type IntegrationSettings,
+  type IntegrationSettingsPatch,
   type IntegrationView,
+  isPushApp,
   zIntegrationSettings,
 } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
@@ -70,14 +72,16 @@ export async function markBound(em: EntityManager, user: User, app: IntegrationA
 }
 
 /**
- * Saves settings over the current ones. The filter's folder must be the user's, and every
- * template the app uses is trial-rendered first; one that fails is named in the error and
- * nothing is saved.
+ * Saves the settings an update names over the current ones. The filter's folder must be the
+ * user's, and every template the app uses is trial-rendered first; one that fails is named in
+ * the error and nothing is saved. A note tool that pulls gets everything again on its next
+ * sync when what it receives changed (templates, styles, ranges, filter): its files are
+ * rewritten the new way. Push tools are not re-sent (flomo would get every memo twice).
  */
 export async function updateSettings(
   em: EntityManager,
   user: User,
-  input: { app: IntegrationApp; settings: Partial<IntegrationSettings> },
+  input: { app: IntegrationApp; settings: IntegrationSettingsPatch },
 ): Promise<IntegrationView> {
   const integration = await integrationOf(em, user, input.app);
   const current = settingsOf(integration);
@@ -93,6 +97,7 @@ export async function updateSettings(
   const folderId = next.filter.folderId;
   if (folderId && folderId !== current.filter.folderId) await ownFolder(em, user, folderId);
   await checkTemplates(input.app, next.templates);
+  if (!isPushApp(input.app) && JSON.stringify(next) !== JSON.stringify(current)) integration.cursor = null;
   integration.settings = next;
   await em.flush();
   return view(input.app, integration);
