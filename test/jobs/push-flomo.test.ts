@@ -13,6 +13,7 @@ import {
   readerWithNote,
   startPushTestEnv,
 } from '../helpers/push-setup.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let env: PushTestEnv;
 let flomo: FlomoServer;
@@ -180,6 +181,39 @@ describe('pushing to flomo', () => {
     expect((await integrationRow(env.deps, reader.user.id, 'flomo'))?.credentials ?? null).toBeNull();
     // Refused credentials are not retried.
     expect(flomo.received.filter((r) => r.path === new URL(webhookUrl).pathname)).toHaveLength(1);
+  });
+
+  test('a highlight committed behind a transaction still open elsewhere is pushed once that one ends', async () => {
+    const { reader, note, webhookUrl } = await connectedReader('Behind');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let begun!: () => void;
+    const started = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    // A transaction with an id, older than the highlight's: the export cannot read past it.
+    const blocker = env.deps.orm.em.fork().transactional(async (tx) => {
+      await tx.execute('select pg_current_xact_id()');
+      begun();
+      await held;
+    });
+    await started;
+    const since = now();
+    await highlight(reader, note, 'A note in the margin is a letter to a later self');
+    await waitFor(async () => {
+      const row = await integrationRow(env.deps, reader.user.id, 'flomo');
+      return row?.lastRunAt && row.lastRunAt.getTime() >= since ? row : undefined;
+    });
+    expect(flomo.memos(webhookUrl)).toHaveLength(0);
+    release();
+    await blocker;
+    await waitFor(async () => (flomo.memos(webhookUrl).length ? true : undefined));
+    await pushSettled(env.deps, reader.user.id, 'flomo', since);
+    expect(flomo.memos(webhookUrl).map((m) => m.content)).toEqual([
+      expect.stringContaining('letter to a later self'),
+    ]);
   });
 
   test('a disabled integration pushes nothing', async () => {
