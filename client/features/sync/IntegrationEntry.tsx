@@ -35,7 +35,7 @@ export function IntegrationEntry({ integration }: { integration: IntegrationView
           </button>
         </ConfirmDialog>
       ) : (
-        <a className="button button-primary" href="#connect">
+        <a className="button" href="#connect">
           {t('sync.connect')}
         </a>
       )}

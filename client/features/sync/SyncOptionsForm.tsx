@@ -33,6 +33,11 @@ const EXCLUDES = [
   { bit: ExcludeRange.dailyNotes, key: 'sync.excludeDailyNotes', testId: 'range-2' },
 ] as const;
 
+/** Code inside a sentence keeps its own direction (the markers read right in Arabic too). */
+function isolated(code: string): string {
+  return `\u2068${code}\u2069`;
+}
+
 function optionsOf({ templates: _templates, ...options }: IntegrationSettings): Options {
   return options;
 }
@@ -237,7 +242,7 @@ function HowToWrite({
             checked={options.writeStyle === WriteStyle.partial}
             onChange={() => set({ writeStyle: WriteStyle.partial })}
             label={t('sync.writePartial')}
-            hint={t('sync.writePartialHint', { begin: '%%begin …%%', end: '%%end …%%' })}
+            hint={t('sync.writePartialHint', { begin: isolated('%%begin …%%'), end: isolated('%%end …%%') })}
           />
         </fieldset>
       )}
@@ -249,13 +254,21 @@ function HowToWrite({
               name={`${id}-tags`}
               checked={options.tagStyle === TagStyle.hash}
               onChange={() => set({ tagStyle: TagStyle.hash })}
-              label={<code className="mono">#tag</code>}
+              label={
+                <code className="mono" dir="ltr">
+                  #tag
+                </code>
+              }
             />
             <Radio
               name={`${id}-tags`}
               checked={options.tagStyle === TagStyle.wikilink}
               onChange={() => set({ tagStyle: TagStyle.wikilink })}
-              label={<code className="mono">[[tag]]</code>}
+              label={
+                <code className="mono" dir="ltr">
+                  [[tag]]
+                </code>
+              }
             />
           </div>
         </fieldset>

@@ -67,7 +67,8 @@ function TemplateField({
         spellCheck={false}
         autoCapitalize="off"
         autoComplete="off"
-        dir="ltr"
+        // Template code reads left to right; the empty field's hint in the reader's direction.
+        dir={value ? 'ltr' : undefined}
         rows={name === 'title' ? 2 : 12}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
