@@ -32,6 +32,7 @@ export interface SeedHighlightEntry {
 
 export interface SeedNoteEntry {
   noteIdX: string;
+  /** The seed's numeric id has no counterpart: Margin's ids are strings, so both carry the id. */
   noteId: string;
   title: string;
   url: string;

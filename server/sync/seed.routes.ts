@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { AppError } from '../../src/errors.ts';
@@ -108,14 +109,19 @@ function sendData(res: Response, data: unknown): void {
   res.json({ code: SEED_CODE.ok, message: 'ok', data });
 }
 
-/** init's `lastCursor2`: the integration's; when it has none, "from the start" only after a run. */
+/**
+ * init's `lastCursor2`: the integration's; when it has none, "from the start" only after a run
+ * was acknowledged. Before that, '' leaves the plugin its own cursor: the seed's Logseq plugin
+ * acknowledges only when an empty answer moves the cursor, which an exhausted export never
+ * does, so its integration may never get one.
+ */
 function initCursor(integration: Integration): string {
   if (integration.cursor) return integration.cursor;
   return integration.lastRunAt ? START_CURSOR : '';
 }
 
 interface SeedCall {
-  em: ReturnType<AppDeps['orm']['em']['fork']>;
+  em: EntityManager;
   caller: SyncCaller;
   /** The plugin's `<Tool>-Client` header: the lease is held in its name. */
   clientId: string | null;

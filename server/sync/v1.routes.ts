@@ -1,6 +1,4 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
-import { isValidId } from '../../src/rules/id.ts';
-import { zNoteId } from '../../src/schemas/notes.ts';
 import {
   type ExportRecord,
   type IntegrationSettings,
@@ -37,14 +35,6 @@ import { syncCors, syncJsonBody } from './sync-http.ts';
 const PENDING: SyncFailure = { status: 202, code: 'pending', messageKey: 'errors.deviceTicketPending' };
 const EXPIRED: SyncFailure = { status: 410, code: 'expired', messageKey: 'errors.deviceTicketExpired' };
 const NOT_FOUND: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
-
-// The shared schemas take any short string as a note id; one that is not an id (a NUL byte, say)
-// is refused here rather than reach a query.
-const zNoteAction = zSyncNoteActionRequest.extend({ noteId: zNoteId });
-const zDownload = zSyncDownloadRequest.refine((input) => input.noteIds.every(isValidId), {
-  path: ['noteIds'],
-  message: 'errors.invalidInput',
-});
 
 function sendFailure(req: Request, res: Response, failure: SyncFailure): void {
   const message = failureMessage(req, failure, res.locals.language);
@@ -102,7 +92,7 @@ export function v1Routes(deps: AppDeps): Router {
 
   router.post('/download', async (req, res) => {
     const { em, caller } = await begin(req, res);
-    const input = zDownload.parse(req.body);
+    const input = zSyncDownloadRequest.parse(req.body);
     const lease = await holdLease(em, caller, input.clientId);
     const baseUrl = publicOrigin(deps.config, req);
     const batch = await pullBatch(deps, em, caller, lease, { cursor: input.cursor, baseUrl });
@@ -132,13 +122,13 @@ export function v1Routes(deps: AppDeps): Router {
 
   router.post('/archive', async (req, res) => {
     const { em, caller } = await begin(req, res);
-    await archiveNote(em, caller, zNoteAction.parse(req.body).noteId);
+    await archiveNote(em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
     res.json({ ok: true });
   });
 
   router.post('/delete', async (req, res) => {
     const { em, caller } = await begin(req, res);
-    await trashNote(em, caller, zNoteAction.parse(req.body).noteId);
+    await trashNote(em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
     res.json({ ok: true });
   });
 
