@@ -15,7 +15,7 @@ import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TagChipsInput } from '../highlights/TagChipsInput.tsx';
 import type { AppInfo } from './apps.ts';
-import { syncErrorMessage } from './sync-errors.ts';
+import { isolate, syncErrorMessage } from './sync-errors.ts';
 import { useIntegrationUpdate } from './use-integration.ts';
 
 type Options = Omit<IntegrationSettings, 'templates'>;
@@ -32,11 +32,6 @@ const EXCLUDES = [
   { bit: ExcludeRange.withoutHighlights, key: 'sync.excludeWithoutHighlights', testId: 'range-1' },
   { bit: ExcludeRange.dailyNotes, key: 'sync.excludeDailyNotes', testId: 'range-2' },
 ] as const;
-
-/** Code inside a sentence keeps its own direction (the markers read right in Arabic too). */
-function isolated(code: string): string {
-  return `\u2068${code}\u2069`;
-}
 
 function optionsOf({ templates: _templates, ...options }: IntegrationSettings): Options {
   return options;
@@ -242,7 +237,7 @@ function HowToWrite({
             checked={options.writeStyle === WriteStyle.partial}
             onChange={() => set({ writeStyle: WriteStyle.partial })}
             label={t('sync.writePartial')}
-            hint={t('sync.writePartialHint', { begin: isolated('%%begin …%%'), end: isolated('%%end …%%') })}
+            hint={t('sync.writePartialHint', { begin: isolate('%%begin …%%'), end: isolate('%%end …%%') })}
           />
         </fieldset>
       )}

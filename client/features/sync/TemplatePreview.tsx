@@ -1,13 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Templates } from '../../../src/schemas/sync.ts';
 import { useTRPC } from '../../trpc.ts';
 import type { AppInfo } from './apps.ts';
-import { syncErrorMessage } from './sync-errors.ts';
+import { isolate, syncErrorMessage } from './sync-errors.ts';
 import { useDebounced } from './use-debounced.ts';
 
 /** How long typing must pause before the preview renders again. */
 const PREVIEW_DEBOUNCE_MS = 400;
+/**
+ * The preview is a query, so unsaved templates travel in its URL; past this many encoded
+ * characters a server's header limit refuses it, and the saved templates are shown instead.
+ */
+const PREVIEW_URL_MAX = 6000;
 
 /**
  * What the tool receives for one real note (the latest with highlights; a sample when the user
@@ -16,15 +22,22 @@ const PREVIEW_DEBOUNCE_MS = 400;
 export function TemplatePreview({ info, templates }: { info: AppInfo; templates: Templates }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const settled = useDebounced(templates, PREVIEW_DEBOUNCE_MS);
+  // Compared by content: the editor hands over a new object on every keystroke.
+  const typed = JSON.stringify(templates);
+  const settledJson = useDebounced(typed, PREVIEW_DEBOUNCE_MS);
+  const tooLong = encodeURIComponent(settledJson).length > PREVIEW_URL_MAX;
+  const settled = useMemo(() => JSON.parse(settledJson) as Templates, [settledJson]);
   const preview = useQuery({
-    ...trpc.sync.preview.queryOptions({ app: info.app, templates: settled }),
+    ...trpc.sync.preview.queryOptions({ app: info.app, templates: tooLong ? undefined : settled }),
     placeholderData: keepPreviousData,
     retry: false,
     refetchOnWindowFocus: false,
   });
-  const { data } = preview;
-  const stale = preview.isFetching || settled !== templates;
+  // While a template does not render, the last output that did stays in view, dimmed.
+  const lastGood = useRef(preview.data);
+  if (preview.data) lastGood.current = preview.data;
+  const data = preview.data ?? lastGood.current;
+  const stale = preview.isFetching || settledJson !== typed;
   return (
     <section
       className="template-preview"
@@ -42,10 +55,11 @@ export function TemplatePreview({ info, templates }: { info: AppInfo; templates:
       {data && (
         <p className="form-note template-preview-note" data-testid="preview-note">
           {data.noteId
-            ? t('sync.previewOf', { title: data.noteTitle || t('common.noTitle') })
+            ? t('sync.previewOf', { title: isolate(data.noteTitle || t('common.noTitle')) })
             : t('sync.previewSample')}
         </p>
       )}
+      {tooLong && <p className="form-note">{t('sync.previewTooLong')}</p>}
       {preview.isError && (
         <p className="field-error" role="status" data-testid="preview-error">
           {syncErrorMessage(preview.error, t)}

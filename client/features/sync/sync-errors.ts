@@ -4,6 +4,11 @@ import { errorData, errorMessage } from '../../lib/errors.ts';
 
 const TEMPLATE_INVALID = 'errors.templateInvalid';
 
+/** Text set inside a sentence in its own direction (Unicode first-strong isolate). */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
+}
+
 /** The template a trial render failed in, when `error` is such a failure. */
 export function failedTemplate(error: unknown): TemplateName | null {
   const data = errorData(error);
@@ -20,7 +25,12 @@ export function syncErrorMessage(error: unknown, t: TFunction): string {
   const template = failedTemplate(error);
   if (!template) return errorMessage(error, t);
   const params = errorData(error)?.params ?? {};
-  return t(TEMPLATE_INVALID, { ...params, template: t(`sync.templateName.${template}`) });
+  return t(TEMPLATE_INVALID, {
+    ...params,
+    template: t(`sync.templateName.${template}`),
+    // The engine's words (English, with template code) keep their order inside an Arabic sentence.
+    detail: isolate(String(params.detail ?? '')),
+  });
 }
 
 /** A stored message key (an integration's last error), translated; unknown keys read as generic. */
