@@ -51,6 +51,7 @@ export const SEED_CODE: Readonly<Record<SyncErrorCode | 'ok', number>> = {
   cursor_invalid: 40001,
   not_found: 40400,
   sync_running: 40900,
+  sync_disabled: 40300,
   payload_too_large: 41300,
   template_failed: 42200,
   too_many_requests: 42900,

@@ -8,6 +8,7 @@ import { errorFields, log } from '../log.ts';
 export type SyncErrorCode =
   | 'invalid_token'
   | 'sync_running'
+  | 'sync_disabled'
   | 'invalid_input'
   | 'cursor_invalid'
   | 'not_found'
@@ -37,6 +38,8 @@ function fromAppError(error: AppError): SyncFailure {
       return { status: 401, code: 'invalid_token', ...known };
     case 'CONFLICT':
       return { status: 409, code: 'sync_running', ...known };
+    case 'FORBIDDEN':
+      return { status: 403, code: 'sync_disabled', ...known };
     case 'NOT_FOUND':
       return { status: 404, code: 'not_found', ...known };
     case 'TOO_MANY_REQUESTS':

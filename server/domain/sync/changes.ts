@@ -117,14 +117,31 @@ async function changesPage(
     `(select ${noteColumn} as note_id, change_xid, change_seq from "${table}"
       where user_id = ? and ${after} order by change_xid, change_seq limit ${limit})`;
   const params = [user.id, position.xid, position.seq];
-  const changes = await em.execute<{ note_id: string | null; xid: string; seq: string }[]>(
-    `select note_id, change_xid::text as xid, change_seq::text as seq from (
-       ${logOf('note', 'id')} union all ${logOf('highlight', 'note_id')} union all ${logOf('export_tombstone', 'note_id')}
-     ) c order by change_xid, change_seq limit ${limit}`,
+  // The snapshot's xmin comes with the rows (one statement, one snapshot), for when there are none.
+  const rows = await em.execute<
+    { xmin: string; note_id: string | null; xid: string | null; seq: string | null }[]
+  >(
+    `select s.xmin, c.note_id, c.xid, c.seq
+     from (select ${SNAPSHOT_XMIN}::text as xmin) s
+     left join lateral (
+       select note_id, change_xid::text as xid, change_seq::text as seq, change_xid, change_seq from (
+         ${logOf('note', 'id')} union all ${logOf('highlight', 'note_id')} union all ${logOf('export_tombstone', 'note_id')}
+       ) u order by change_xid, change_seq limit ${limit}
+     ) c on true
+     order by c.change_xid, c.change_seq`,
     [...params, ...params, ...params],
   );
+  const changes = rows.filter((r): r is typeof r & { xid: string; seq: string } => r.xid !== null);
   const last = changes.at(-1);
-  const next: SyncPosition = last ? { mode: 'changes', xid: last.xid, seq: last.seq } : position;
+  const xmin = rows[0]?.xmin ?? position.xid;
+  const next: SyncPosition = last
+    ? { mode: 'changes', xid: last.xid, seq: last.seq }
+    : // Nothing older than the snapshot's xmin is left past the cursor, and every later change
+      // will carry an xid of at least xmin: the cursor moves up to it (so a client sees the end
+      // of a sync as a new cursor, and the next read starts later in the log).
+      BigInt(xmin) > BigInt(position.xid)
+      ? { mode: 'changes', xid: xmin, seq: '-1' }
+      : position;
   const noteIds = [...new Set(changes.flatMap((c) => (c.note_id ? [c.note_id] : [])))];
   const records = await exportRecords(em, user, scope.settings, noteIds, scope.baseUrl);
   const kept = new Set(records.map((r) => r.id));

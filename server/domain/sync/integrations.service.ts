@@ -145,9 +145,9 @@ export async function unbind(em: EntityManager, user: User, app: IntegrationApp)
 }
 
 /**
- * Takes (or renews) the integration's sync lease for `clientId`: one client syncs at a time. A
- * second client gets CONFLICT until the first acknowledges or its lease runs out. Atomic: two
- * clients starting at once cannot both win.
+ * Takes (or renews) the integration's sync lease for `clientId`, in one statement: one client
+ * syncs at a time. A second client gets CONFLICT until the first acknowledges or its lease
+ * runs out; two clients starting at once cannot both win. A disabled integration syncs nothing.
  */
 export async function takeSyncLease(
   em: EntityManager,
@@ -155,15 +155,23 @@ export async function takeSyncLease(
   app: IntegrationApp,
   clientId: string,
 ): Promise<Integration> {
-  const integration = await integrationOf(em, user, app);
   const now = clock.now();
-  const taken = await em.execute<{ id: string }[]>(
-    `update integration set sync_client = ?, sync_lease_until = ?
-     where id = ? and (sync_client is null or sync_client = ? or sync_lease_until < ?) returning id`,
-    [clientId, new Date(now.getTime() + SYNC_LEASE_MS), integration.id, clientId, now],
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `insert into integration as i (user_id, app, sync_client, sync_lease_until, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?)
+     on conflict (user_id, app) do update set sync_client = excluded.sync_client, sync_lease_until = excluded.sync_lease_until
+       where i.sync_client is null or i.sync_client = excluded.sync_client or i.sync_lease_until < ?
+     returning *`,
+    [user.id, app, clientId, new Date(now.getTime() + SYNC_LEASE_MS), now, now, now],
   );
-  if (!taken.length) throw new AppError('CONFLICT', 'errors.syncRunning');
-  await em.refresh(integration);
+  if (!row) throw new AppError('CONFLICT', 'errors.syncRunning');
+  const integration = em.map(Integration, row);
+  if (!integration.enabled) {
+    await em.execute('update integration set sync_client = null, sync_lease_until = null where id = ?', [
+      integration.id,
+    ]);
+    throw new AppError('FORBIDDEN', 'errors.syncDisabled');
+  }
   return integration;
 }
 
