@@ -8,8 +8,8 @@ import { newId } from '../../src/rules/id.ts';
 import { ExcludeRange, type IntegrationSettings, zIntegrationSettings } from '../../src/schemas/sync.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
+import { logSettled } from '../helpers/sync-log.ts';
 import { signedInUser } from '../helpers/users.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 let deps: TestDeps;
 beforeAll(async () => {
@@ -47,26 +47,10 @@ async function readAll(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>
   };
 }
 
-/**
- * What a client reads from `cursor` once the changes to `expected` have reached the log: a change
- * is read once every transaction older than it has ended, anywhere on the database server, so it
- * may take a moment when other tests are writing.
- */
-function readChanges(
-  user: Signed,
-  scope: Awaited<ReturnType<typeof scopeFor>>,
-  cursor: string,
-  expected: string[],
-) {
-  return waitFor(
-    async () => {
-      const read = await readAll(user, scope, cursor);
-      const seen = new Set([...read.ids, ...read.deleted]);
-      return expected.every((id) => seen.has(id)) ? read : undefined;
-    },
-    20_000,
-    `changes to ${expected.join(', ')}`,
-  );
+/** What a client reads from `cursor` once every change made so far can be read (test/helpers/sync-log.ts). */
+async function readChanges(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>, cursor: string) {
+  await logSettled(deps);
+  return readAll(user, scope, cursor);
 }
 
 async function note(user: Signed, title: string, extra: { tags?: string[] } = {}) {
@@ -106,25 +90,25 @@ describe('the export engine', () => {
     const target = notes[42];
     if (!target) throw new Error('no note');
     const made = await textNote(user, target.id, 'a passage worth keeping');
-    const next = await readChanges(user, scope, first.cursor, [target.id]);
+    const next = await readChanges(user, scope, first.cursor);
     expect(next.ids).toEqual([target.id]);
     expect(next.records[0]?.highlights.map((h) => h.text)).toEqual(['a passage worth keeping']);
 
     // An annotation re-sends the note; deleting the highlight re-sends it without it.
     await user.caller.highlights.update({ id: made.id, annotation: 'why it matters' });
-    const annotated = await readChanges(user, scope, next.cursor, [target.id]);
+    const annotated = await readChanges(user, scope, next.cursor);
     expect(annotated.records[0]?.highlights[0]?.annotation).toBe('why it matters');
     await user.caller.highlights.delete({ id: made.id });
-    const removed = await readChanges(user, scope, annotated.cursor, [target.id]);
+    const removed = await readChanges(user, scope, annotated.cursor);
     expect(removed.ids).toEqual([target.id]);
     expect(removed.records[0]?.highlights).toEqual([]);
 
     // Trashed, then deleted for good: the client is told to remove it both times.
     await user.caller.notes.trash({ ids: [target.id] });
-    const trashed = await readChanges(user, scope, removed.cursor, [target.id]);
+    const trashed = await readChanges(user, scope, removed.cursor);
     expect(trashed).toMatchObject({ ids: [], deleted: [target.id] });
     await user.caller.notes.deleteForever({ ids: [target.id] });
-    const purged = await readChanges(user, scope, trashed.cursor, [target.id]);
+    const purged = await readChanges(user, scope, trashed.cursor);
     expect(purged).toMatchObject({ ids: [], deleted: [target.id] });
   });
 
@@ -139,11 +123,9 @@ describe('the export engine', () => {
       .execute(`update note set excerpt = 'new excerpt', word_count = 99 where id = ?`, [kept.id]);
     // A real change after it: once that is read, the excerpt's write would have been too.
     await user.caller.notes.setFlow({ ids: [other.id], flow: Flow.later });
-    expect((await readChanges(user, scope, cursor, [other.id])).ids).toEqual([other.id]);
+    expect((await readChanges(user, scope, cursor)).ids).toEqual([other.id]);
     await user.caller.notes.setFlow({ ids: [kept.id], flow: Flow.later });
-    expect((await readChanges(user, scope, cursor, [kept.id])).ids.sort()).toEqual(
-      [kept.id, other.id].sort(),
-    );
+    expect((await readChanges(user, scope, cursor)).ids.sort()).toEqual([kept.id, other.id].sort());
   });
 
   test('a change whose transaction commits after a later one is not skipped', async () => {
@@ -168,7 +150,7 @@ describe('the export engine', () => {
     } finally {
       await client.end();
     }
-    const after = await readChanges(user, scope, cursor, [slow.id, fast.id]);
+    const after = await readChanges(user, scope, cursor);
     expect(new Set(after.ids)).toEqual(new Set([slow.id, fast.id]));
     expect(after.records.find((r) => r.id === slow.id)?.title).toBe('Slow writer, edited');
   });
@@ -209,7 +191,7 @@ describe('the export engine', () => {
     expect(first.ids).toEqual([marked.id]);
     await user.caller.notes.removeTag({ ids: [marked.id], tag: 'keep' });
     await user.caller.notes.addTag({ ids: [bare.id], tag: 'keep' });
-    const moved = await readChanges(user, tagged, first.cursor, [bare.id, marked.id]);
+    const moved = await readChanges(user, tagged, first.cursor);
     expect(moved.ids).toEqual([bare.id]);
     expect(moved.deleted).toEqual([marked.id]);
   });

@@ -14,6 +14,7 @@ import { ExportHighlightType, type PullApp } from '../../src/schemas/sync.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { makeClippedNote, makeQueuedNote } from '../helpers/notes.ts';
 import { article } from '../helpers/site.ts';
+import { logSettled } from '../helpers/sync-log.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -93,7 +94,7 @@ class SeedPlugin {
   }
 
   async init(noteDirDeleted = false) {
-    await settled();
+    await logSettled(deps);
     const res = await this.sync('init', { noteDirDeleted, lastCursor2: this.cursor }).expect(200);
     expect(res.body.code).toBe(1);
     this.cursor = this.take(res.body.data.lastCursor2, this.cursor) || this.cursor;
@@ -167,30 +168,6 @@ class SeedPlugin {
       }
     }
   }
-}
-
-/**
- * Waits until every transaction running now, in any database of the cluster, has ended. The
- * engine reads only changes older than every running transaction (transaction ids are
- * cluster-wide), so without this another test file's open transaction could hold a change back
- * or have a first sync's walk begin before this file's last writes.
- */
-async function settled(): Promise<void> {
-  const em = deps.orm.em.fork();
-  const [now] = await em.execute<{ xmax: string }[]>(
-    'select pg_snapshot_xmax(pg_current_snapshot())::text as xmax',
-  );
-  await waitFor(
-    async () => {
-      const [row] = await em.execute<{ done: boolean }[]>(
-        'select pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8 as done',
-        [now!.xmax],
-      );
-      return row?.done ? true : undefined;
-    },
-    30_000,
-    'older transactions to end',
-  );
 }
 
 async function note(user: Signed, title: string, tags: string[] = []) {

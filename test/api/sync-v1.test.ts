@@ -17,8 +17,8 @@ import {
 } from '../../src/schemas/sync.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
+import { logSettled } from '../helpers/sync-log.ts';
 import { signedInUser } from '../helpers/users.ts';
-import { waitFor } from '../helpers/wait.ts';
 
 // Margin's own pull API, driven the way Margin's plugin (plugins/core/pull.ts) drives it: the
 // device flow for a token, then init → download until the cursor stops or nothing more → ack.
@@ -61,33 +61,9 @@ interface Pulled {
   downloads: number;
 }
 
-/**
- * Waits until every transaction running now, in any database of the cluster, has ended. The
- * engine reads only changes older than every running transaction (transaction ids are
- * cluster-wide), so without this another test file's open transaction could hold a change back
- * or have a first sync's walk begin before this file's last writes.
- */
-async function settled(): Promise<void> {
-  const em = deps.orm.em.fork();
-  const [now] = await em.execute<{ xmax: string }[]>(
-    'select pg_snapshot_xmax(pg_current_snapshot())::text as xmax',
-  );
-  await waitFor(
-    async () => {
-      const [row] = await em.execute<{ done: boolean }[]>(
-        'select pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8 as done',
-        [now!.xmax],
-      );
-      return row?.done ? true : undefined;
-    },
-    30_000,
-    'older transactions to end',
-  );
-}
-
 /** One sync as Margin's plugin runs it, acknowledged at the end. */
 async function pull(client: { token: string; clientId: string }, fromStart = false): Promise<Pulled> {
-  await settled();
+  await logSettled(deps);
   const { token, clientId } = client;
   const init: SyncInitResponse = (await call('/init', { clientId, fromStart }, token).expect(200)).body;
   const notes = new Map<string, SyncedNote>();
