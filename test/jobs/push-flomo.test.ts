@@ -76,9 +76,11 @@ describe('pushing to flomo', () => {
     const { reader, note, webhookUrl } = await connectedReader('Burst');
     const since = now();
     const burst = Date.now();
-    await highlight(reader, note, 'Patience is a quiet discipline', { tags: ['calm'] });
-    await highlight(reader, note, 'The river bends around the stone');
-    await highlight(reader, note, 'Every margin holds a second voice');
+    await Promise.all([
+      highlight(reader, note, 'Patience is a quiet discipline', { tags: ['calm'] }),
+      highlight(reader, note, 'The river bends around the stone'),
+      highlight(reader, note, 'Every margin holds a second voice'),
+    ]);
     const burstEnd = Date.now();
     const row = await pushSettled(env.deps, reader.user.id, 'flomo', since);
     expect(row).toMatchObject({ lastResult: 'ok', lastError: null });
@@ -222,8 +224,9 @@ describe('pushing to flomo', () => {
     await highlight(reader, note, 'Patience is a quiet discipline');
     // Nothing is queued for a highlight; a push asked for ("run once") runs and sends nothing.
     expect(await findJob(env.deps.queues, 'push', { userId: reader.user.id, app: 'flomo' })).toBeUndefined();
+    const before = (await finishedPushJobs(env.deps, reader.user.id, 'flomo')).length;
     await reader.caller.sync.runOnce({ app: 'flomo' });
-    const jobs = await pushJobsFinished(env.deps, reader.user.id, 'flomo', 2);
+    const jobs = await pushJobsFinished(env.deps, reader.user.id, 'flomo', before + 1);
     expect(jobs.at(-1)?.returnvalue).toEqual({ status: 'skipped', count: 0 });
     expect(flomo.memos(webhookUrl)).toHaveLength(0);
   });
