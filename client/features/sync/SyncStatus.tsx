@@ -100,11 +100,7 @@ export function SyncStatus({ integration }: { integration: IntegrationView }) {
   const { runOnce } = useIntegrationActions(integration.app);
   const app = t(`sync.app.${integration.app}`);
   return (
-    <section
-      className="settings-section sync-card"
-      aria-labelledby="sync-status-title"
-      data-testid="sync-status"
-    >
+    <section className="settings-section" aria-labelledby="sync-status-title" data-testid="sync-status">
       <h2 id="sync-status-title" className="section-title">
         {t('sync.statusTitle')}
       </h2>

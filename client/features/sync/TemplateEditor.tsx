@@ -22,7 +22,7 @@ function draftsOf(names: readonly TemplateName[], templates: Templates): Drafts 
 }
 
 /** The templates to try or save: an empty one means the default, so it is left out. */
-export function writtenTemplates(drafts: Drafts): Templates {
+function writtenTemplates(drafts: Drafts): Templates {
   return Object.fromEntries(Object.entries(drafts).filter(([, source]) => source?.trim())) as Templates;
 }
 
