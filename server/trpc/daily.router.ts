@@ -20,6 +20,7 @@ import {
   saveDay,
 } from '../domain/daily/daily.service.ts';
 import { protectedProcedure, router } from './init.ts';
+import { changesExports } from './push-trigger.ts';
 
 export const dailyRouter = router({
   /** A day's note (today, in the user's time zone, by default) and that day's extra entries. */
@@ -28,12 +29,12 @@ export const dailyRouter = router({
     .output(zDailyDay)
     .query(({ ctx, input }) => getDay(ctx.em, ctx.user, input.date)),
 
-  save: protectedProcedure
+  save: changesExports
     .input(zDailySaveInput)
     .output(zDailySaveResult)
     .mutation(({ ctx, input }) => saveDay(ctx.em, ctx.user, input)),
 
-  append: protectedProcedure
+  append: changesExports
     .input(zDailyAppendInput)
     .output(zDailyNote)
     .mutation(({ ctx, input }) => appendToToday(ctx.em, ctx.user, input.text)),
@@ -43,7 +44,7 @@ export const dailyRouter = router({
     .output(zDailyList)
     .query(({ ctx, input }) => listDays(ctx.em, ctx.user, input)),
 
-  moveHighlights: protectedProcedure
+  moveHighlights: changesExports
     .input(zMoveToDailyInput)
     .output(zDailyNote)
     .mutation(({ ctx, input }) => moveHighlightsToDaily(ctx.em, ctx.user, input.ids, input.target)),

@@ -21,33 +21,26 @@ import {
   reattachHighlight,
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
-import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
-
-/** A change to a highlight (or its annotation) queues a debounced push to the user's connected push tools. */
-const changesHighlights = protectedProcedure.use(async ({ ctx, next }) => {
-  const result = await next();
-  if (result.ok) await queueChangedPushes(ctx.em, ctx, ctx.user.id);
-  return result;
-});
+import { changesExports } from './push-trigger.ts';
 
 export const highlightsRouter = router({
-  create: changesHighlights
+  create: changesExports
     .input(zCreateHighlightInput)
     .output(zHighlight)
     .mutation(({ ctx, input }) => createHighlight(ctx.em, ctx.user, input)),
 
-  update: changesHighlights
+  update: changesExports
     .input(zUpdateHighlightInput)
     .output(zHighlight)
     .mutation(({ ctx, input }) => updateHighlight(ctx.em, ctx.user, input)),
 
-  reattach: changesHighlights
+  reattach: changesExports
     .input(zReattachHighlightInput)
     .output(zHighlight)
     .mutation(({ ctx, input }) => reattachHighlight(ctx.em, ctx.user, input)),
 
-  delete: changesHighlights
+  delete: changesExports
     .input(zHighlightIdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteHighlight(ctx.em, ctx.user, input.id)),

@@ -37,6 +37,7 @@ import {
   trashNotes,
 } from '../domain/notes/organise.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
+import { changesExports } from './push-trigger.ts';
 
 const changed = (n: number) => ({ changed: n });
 
@@ -86,27 +87,27 @@ export const notesRouter = router({
 
   counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),
 
-  setFlow: protectedProcedure
+  setFlow: changesExports
     .input(zSetFlowInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await setFlow(ctx.em, ctx.user, input.ids, input.flow))),
 
-  trash: protectedProcedure
+  trash: changesExports
     .input(zNoteIdsInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await trashNotes(ctx.em, ctx.user, input.ids))),
 
-  restore: protectedProcedure
+  restore: changesExports
     .input(zNoteIdsInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await restoreNotes(ctx.em, ctx.user, input.ids))),
 
-  deleteForever: protectedProcedure
+  deleteForever: changesExports
     .input(zNoteIdsInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await deleteForever(ctx.em, ctx.user, input.ids))),
 
-  moveToFolder: protectedProcedure
+  moveToFolder: changesExports
     .input(zMoveToFolderInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) =>
@@ -115,22 +116,22 @@ export const notesRouter = router({
 
   tags: protectedProcedure.output(z.array(zTagCount)).query(({ ctx }) => tagCounts(ctx.em, ctx.user)),
 
-  addTag: protectedProcedure
+  addTag: changesExports
     .input(zTagNotesInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await addTag(ctx.em, ctx.user, input.ids, input.tag))),
 
-  removeTag: protectedProcedure
+  removeTag: changesExports
     .input(zTagNotesInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await removeTag(ctx.em, ctx.user, input.ids, input.tag))),
 
-  renameTag: protectedProcedure
+  renameTag: changesExports
     .input(zRenameTagInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, [input.from], input.to))),
 
-  mergeTags: protectedProcedure
+  mergeTags: changesExports
     .input(zMergeTagsInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, input.from, input.to))),

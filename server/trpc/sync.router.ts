@@ -72,7 +72,8 @@ export const syncRouter = router({
   preview: protectedProcedure
     .input(zPreviewInput)
     .output(zPreviewResult)
-    .query(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req))),
+    // A mutation, though it changes nothing: the unsaved templates it renders are too long for a URL.
+    .mutation(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req))),
 
   tokens: protectedProcedure
     .output(z.array(zSyncTokenView))

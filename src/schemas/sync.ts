@@ -253,6 +253,8 @@ export const zIntegrationView = z.object({
   bound: z.boolean(),
   enabled: z.boolean(),
   settings: zIntegrationSettings,
+  /** The templates used where the user wrote none: what the editor can start from. */
+  defaultTemplates: zTemplates,
   lastRunAt: z.date().nullable(),
   lastResult: z.string().nullable(),
   lastError: z.string().nullable(),

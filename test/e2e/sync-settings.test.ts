@@ -105,7 +105,7 @@ describe('sync settings in Chromium', () => {
     const unsaved = await user.caller.sync.integration({ app: 'obsidian' });
     expect(unsaved.settings.templates).toEqual({});
 
-    // Fixed, both save; "Reset to default" empties one again.
+    // Fixed, both save; "Reset to default" empties one again; "Start from the default" fills it.
     await note.fill('# {{ title }}\n\n{% for h in highlights %}> {{ h.note }}\n{% endfor %}');
     await expect(error.count()).resolves.toBe(0);
     await page.getByTestId('save-templates').click();
@@ -118,6 +118,11 @@ describe('sync settings in Chromium', () => {
     await page.locator('[data-testid="save-templates"]:disabled').waitFor();
     await page.getByTestId('reset-title').click();
     await expect(page.getByTestId('template-title').inputValue()).resolves.toBe('');
+    // An empty template can start from the default one.
+    await page.getByTestId('start-title').click();
+    await expect(page.getByTestId('template-title').inputValue()).resolves.toBe(
+      (await user.caller.sync.integration({ app: 'obsidian' })).defaultTemplates.title,
+    );
     await page.context().close();
   });
 

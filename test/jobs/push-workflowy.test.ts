@@ -101,6 +101,26 @@ describe('pushing to WorkFlowy', () => {
     ).toEqual([`/api/v1/nodes/${node?.id}`]);
   });
 
+  test("trashing a note deletes its highlights' nodes; restoring it makes them again", async () => {
+    const { reader, note, apiKey } = await connectedReader('Trash and back');
+    let since = now();
+    await highlight(reader, note, 'A heading is a promise the children keep');
+    await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+    expect(workflowy.nodes(apiKey)).toHaveLength(1);
+
+    since = now();
+    await reader.caller.notes.trash({ ids: [note.id] });
+    await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+    expect(workflowy.nodes(apiKey)).toEqual([]);
+
+    since = now();
+    await reader.caller.notes.restore({ ids: [note.id] });
+    await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+    expect(workflowy.nodes(apiKey).map((n) => n.name)).toEqual([
+      expect.stringContaining('A heading is a promise the children keep'),
+    ]);
+  });
+
   test('a node deleted in WorkFlowy is made again when its highlight changes', async () => {
     const { reader, note, apiKey } = await connectedReader('Gone');
     let since = now();

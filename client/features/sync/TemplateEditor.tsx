@@ -29,12 +29,15 @@ function writtenTemplates(drafts: Drafts): Templates {
 function TemplateField({
   name,
   value,
+  defaultSource,
   error,
   onChange,
   textareaRef,
 }: {
   name: TemplateName;
   value: string;
+  /** The template used while this one is empty. */
+  defaultSource: string;
   error: string | null;
   onChange(value: string): void;
   textareaRef?: (element: HTMLTextAreaElement | null) => void;
@@ -46,15 +49,21 @@ function TemplateField({
     <div className="field template-field" data-template={name}>
       <div className="template-field-head">
         <label htmlFor={id}>{t(`sync.templateLabel.${name}`)}</label>
-        <button
-          type="button"
-          className="link-button"
-          disabled={value === ''}
-          onClick={() => onChange('')}
-          data-testid={`reset-${name}`}
-        >
-          {t('sync.resetDefault')}
-        </button>
+        {value === '' ? (
+          <button
+            type="button"
+            className="link-button"
+            disabled={!defaultSource}
+            onClick={() => onChange(defaultSource)}
+            data-testid={`start-${name}`}
+          >
+            {t('sync.startFromDefault')}
+          </button>
+        ) : (
+          <button type="button" className="link-button" onClick={() => onChange('')} data-testid={`reset-${name}`}>
+            {t('sync.resetDefault')}
+          </button>
+        )}
       </div>
       <textarea
         ref={textareaRef}
@@ -141,6 +150,7 @@ export function TemplateEditor({ info, integration }: { info: AppInfo; integrati
               key={name}
               name={name}
               value={drafts[name] ?? ''}
+              defaultSource={integration.defaultTemplates[name] ?? ''}
               error={error?.template === name ? error.message : null}
               onChange={(value) => change(name, value)}
               textareaRef={(element) => {

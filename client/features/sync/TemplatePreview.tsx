@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useRef } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Templates } from '../../../src/schemas/sync.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -9,11 +9,6 @@ import { useDebounced } from './use-debounced.ts';
 
 /** How long typing must pause before the preview renders again. */
 const PREVIEW_DEBOUNCE_MS = 400;
-/**
- * The preview is a query, so unsaved templates travel in its URL; past this many encoded
- * characters a server's header limit refuses it, and the saved templates are shown instead.
- */
-const PREVIEW_URL_MAX = 6000;
 
 /**
  * What the tool receives for one real note (the latest with highlights; a sample when the user
@@ -25,19 +20,16 @@ export function TemplatePreview({ info, templates }: { info: AppInfo; templates:
   // Compared by content: the editor hands over a new object on every keystroke.
   const typed = JSON.stringify(templates);
   const settledJson = useDebounced(typed, PREVIEW_DEBOUNCE_MS);
-  const tooLong = encodeURIComponent(settledJson).length > PREVIEW_URL_MAX;
-  const settled = useMemo(() => JSON.parse(settledJson) as Templates, [settledJson]);
-  const preview = useQuery({
-    ...trpc.sync.preview.queryOptions({ app: info.app, templates: tooLong ? undefined : settled }),
-    placeholderData: keepPreviousData,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
+  // A mutation, though it changes nothing: unsaved templates are too long for a query's URL.
+  const { mutate, ...preview } = useMutation(trpc.sync.preview.mutationOptions({ retry: false }));
+  useEffect(() => {
+    mutate({ app: info.app, templates: JSON.parse(settledJson) as Templates });
+  }, [mutate, info.app, settledJson]);
   // While a template does not render, the last output that did stays in view, dimmed.
   const lastGood = useRef(preview.data);
   if (preview.data) lastGood.current = preview.data;
   const data = preview.data ?? lastGood.current;
-  const stale = preview.isFetching || settledJson !== typed;
+  const stale = preview.isPending || settledJson !== typed;
   return (
     <section
       className="template-preview"
@@ -59,7 +51,6 @@ export function TemplatePreview({ info, templates }: { info: AppInfo; templates:
             : t('sync.previewSample')}
         </p>
       )}
-      {tooLong && <p className="form-note">{t('sync.previewTooLong')}</p>}
       {preview.isError && (
         <p className="field-error" role="status" data-testid="preview-error">
           {syncErrorMessage(preview.error, t)}

@@ -12,7 +12,7 @@ import {
 import { clock } from '../../clock.ts';
 import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
 import { ownFolder } from '../folders/folders.service.ts';
-import { checkTemplates } from './templates.ts';
+import { checkTemplates, DEFAULT_TEMPLATES } from './templates.ts';
 
 /** How long a client's sync holds the integration before another client may start one. */
 export const SYNC_LEASE_MS = 2 * 60_000;
@@ -29,6 +29,7 @@ function view(app: IntegrationApp, integration: Integration | null): Integration
     bound: integration?.bound ?? false,
     enabled: integration?.enabled ?? true,
     settings: settingsOf(integration ?? { settings: {} }),
+    defaultTemplates: DEFAULT_TEMPLATES[app],
     lastRunAt: integration?.lastRunAt ?? null,
     lastResult: integration?.lastResult ?? null,
     lastError: integration?.lastError ?? null,
