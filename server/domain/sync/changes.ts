@@ -23,6 +23,13 @@ export interface ExportScope {
   baseUrl: string;
 }
 
+/** The tables whose rows carry a change's transaction and sequence, and the note each change names. */
+const CHANGE_LOGS = [
+  { table: 'note', noteColumn: 'id' },
+  { table: 'highlight', noteColumn: 'note_id' },
+  { table: 'export_tombstone', noteColumn: 'note_id' },
+] as const;
+
 /** The oldest transaction still running when this statement's snapshot was taken. */
 const SNAPSHOT_XMIN = 'pg_snapshot_xmin(pg_current_snapshot())';
 
@@ -113,7 +120,7 @@ async function changesPage(
 ): Promise<ExportBatch> {
   const after = `(change_xid, change_seq) > (?::xid8, ?::bigint) and change_xid < ${SNAPSHOT_XMIN}`;
   const limit = EXPORT_PAGE_CHANGES;
-  const logOf = (table: string, noteColumn: string) =>
+  const logOf = ({ table, noteColumn }: (typeof CHANGE_LOGS)[number]) =>
     `(select ${noteColumn} as note_id, change_xid, change_seq from "${table}"
       where user_id = ? and ${after} order by change_xid, change_seq limit ${limit})`;
   const params = [user.id, position.xid, position.seq];
@@ -125,11 +132,11 @@ async function changesPage(
      from (select ${SNAPSHOT_XMIN}::text as xmin) s
      left join lateral (
        select note_id, change_xid::text as xid, change_seq::text as seq, change_xid, change_seq from (
-         ${logOf('note', 'id')} union all ${logOf('highlight', 'note_id')} union all ${logOf('export_tombstone', 'note_id')}
+         ${CHANGE_LOGS.map(logOf).join(' union all ')}
        ) u order by change_xid, change_seq limit ${limit}
      ) c on true
      order by c.change_xid, c.change_seq`,
-    [...params, ...params, ...params],
+    CHANGE_LOGS.flatMap(() => params),
   );
   const changes = rows.filter((r): r is typeof r & { xid: string; seq: string } => r.xid !== null);
   const last = changes.at(-1);
@@ -151,4 +158,29 @@ async function changesPage(
     cursor: encodeSyncCursor(scope.integrationId, next),
     hasMore: changes.length === limit,
   };
+}
+
+/**
+ * Whether the user has committed changes after `cursor` that cannot be read yet: a change
+ * committed while an older transaction anywhere in the cluster is still running waits behind
+ * it. A pull plugin asks again later; a push comes back for it, or the change would wait for
+ * the user's next edit.
+ */
+export async function changesWaiting(
+  em: EntityManager,
+  userId: number,
+  integrationId: number,
+  cursor: string,
+): Promise<boolean> {
+  const position = decodeSyncCursor(cursor, integrationId);
+  if (position.mode !== 'changes') return true;
+  const waiting = ({ table }: (typeof CHANGE_LOGS)[number]) =>
+    `select 1 from "${table}" where user_id = ? and (change_xid, change_seq) > (?::xid8, ?::bigint)
+       and change_xid >= ${SNAPSHOT_XMIN}`;
+  const params = [userId, position.xid, position.seq];
+  const [row] = await em.execute<{ waiting: boolean }[]>(
+    `select exists (${CHANGE_LOGS.map(waiting).join(' union all ')}) as waiting`,
+    CHANGE_LOGS.flatMap(() => params),
+  );
+  return row?.waiting === true;
 }
