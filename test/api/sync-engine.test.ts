@@ -2,13 +2,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ExportBatch, exportBatch } from '../../server/domain/sync/changes.ts';
 import { integrationOf, settingsOf } from '../../server/domain/sync/integrations.service.ts';
-import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { ExcludeRange, type IntegrationSettings, zIntegrationSettings } from '../../src/schemas/sync.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedNote } from '../helpers/notes.ts';
-import { logSettled } from '../helpers/sync-log.ts';
+import { highlightBody, logSettled, noteWithBody } from '../helpers/sync.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 let deps: TestDeps;
@@ -47,27 +45,15 @@ async function readAll(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>
   };
 }
 
-/** What a client reads from `cursor` once every change made so far can be read (test/helpers/sync-log.ts). */
+/** What a client reads from `cursor` once every change made so far can be read (test/helpers/sync.ts). */
 async function readChanges(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>, cursor: string) {
   await logSettled(deps);
   return readAll(user, scope, cursor);
 }
 
-async function note(user: Signed, title: string, extra: { tags?: string[] } = {}) {
-  return makeClippedNote(deps, user.user.id, { title, text: `${title} body text to highlight`, ...extra });
-}
-
-/** A highlight of the words `body text` in a note made by `note()`. */
-async function highlight(user: Signed, noteId: string) {
-  const { text } = await user.caller.notes.get({ id: noteId });
-  const start = text.indexOf('body text');
-  return user.caller.highlights.create({
-    id: newId(),
-    noteId,
-    coreType: CoreType.highlight,
-    selectors: describeRange(text, start, start + 'body text'.length),
-  });
-}
+const note = (user: Signed, title: string, extra: { tags?: string[] } = {}) =>
+  noteWithBody(deps, user, title, extra.tags);
+const highlight = highlightBody;
 
 /** A text note (an unanchored highlight with the user's own words) on a note. */
 async function textNote(user: Signed, noteId: string, text: string) {

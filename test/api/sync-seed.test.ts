@@ -7,14 +7,13 @@ import { setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
 import { CLIP_WAIT_MS } from '../../server/sync/pull.ts';
-import { describeRange } from '../../src/anchoring/index.ts';
-import { CoreType, Flow } from '../../src/enums.ts';
+import { Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { ExportHighlightType, type PullApp } from '../../src/schemas/sync.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedNote, makeQueuedNote } from '../helpers/notes.ts';
+import { makeQueuedNote } from '../helpers/notes.ts';
 import { article } from '../helpers/site.ts';
-import { logSettled } from '../helpers/sync-log.ts';
+import { highlightBody, logSettled, noteWithBody } from '../helpers/sync.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -170,22 +169,8 @@ class SeedPlugin {
   }
 }
 
-async function note(user: Signed, title: string, tags: string[] = []) {
-  return makeClippedNote(deps, user.user.id, { title, text: `${title}: the body text to highlight`, tags });
-}
-
-async function highlight(user: Signed, noteId: string, annotation?: string) {
-  const { text } = await user.caller.notes.get({ id: noteId });
-  const start = text.indexOf('body text');
-  return user.caller.highlights.create({
-    id: newId(),
-    noteId,
-    coreType: CoreType.highlight,
-    selectors: describeRange(text, start, start + 'body text'.length),
-    slotId: 3,
-    ...(annotation && { annotation }),
-  });
-}
+const note = (user: Signed, title: string, tags: string[] = []) => noteWithBody(deps, user, title, tags);
+const highlight = highlightBody;
 
 const noteRow = (id: string) => deps.orm.em.fork().findOneOrFail(Note, { id });
 const integrationRow = (user: Signed, app: PullApp = 'obsidian') =>

@@ -5,8 +5,7 @@ import { createApp } from '../../server/app.ts';
 import { setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
-import { describeRange } from '../../src/anchoring/index.ts';
-import { CoreType, Flow } from '../../src/enums.ts';
+import { Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import {
   ExcludeRange,
@@ -16,8 +15,7 @@ import {
   type SyncInitResponse,
 } from '../../src/schemas/sync.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
-import { makeClippedNote } from '../helpers/notes.ts';
-import { logSettled } from '../helpers/sync-log.ts';
+import { highlightBody, logSettled, noteWithBody } from '../helpers/sync.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 // Margin's own pull API, driven the way Margin's plugin (plugins/core/pull.ts) drives it: the
@@ -84,21 +82,8 @@ async function pull(client: { token: string; clientId: string }, fromStart = fal
   return { init, notes, deleted, cursor: cursor as string, downloads };
 }
 
-async function note(user: Signed, title: string, tags: string[] = []) {
-  return makeClippedNote(deps, user.user.id, { title, text: `${title}: the body text to highlight`, tags });
-}
-
-async function highlight(user: Signed, noteId: string, annotation?: string) {
-  const { text } = await user.caller.notes.get({ id: noteId });
-  const start = text.indexOf('body text');
-  return user.caller.highlights.create({
-    id: newId(),
-    noteId,
-    coreType: CoreType.highlight,
-    selectors: describeRange(text, start, start + 'body text'.length),
-    ...(annotation && { annotation }),
-  });
-}
+const note = (user: Signed, title: string, tags: string[] = []) => noteWithBody(deps, user, title, tags);
+const highlight = highlightBody;
 
 async function settle(user: Signed, settings: Partial<IntegrationSettings>) {
   await user.caller.sync.updateSettings({ app: 'obsidian', settings });
