@@ -7,9 +7,9 @@ import { createOrm } from '../../server/db/orm.ts';
 export const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench';
 
 /** The ORM, a raw client, the benchmark user and how many highlights it has. */
-export async function openBenchUser() {
-  const orm = await createOrm(BENCH_URL, { pool: { min: 1, max: 2 } });
-  const raw = new pg.Client({ connectionString: BENCH_URL });
+export async function openBenchUser(url = BENCH_URL) {
+  const orm = await createOrm(url, { pool: { min: 1, max: 2 } });
+  const raw = new pg.Client({ connectionString: url });
   await raw.connect();
   const user = await orm.em.fork().findOneOrFail(User, { email: 'bench@example.test' });
   const [{ n: highlightCount }] = (

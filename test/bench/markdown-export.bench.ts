@@ -1,7 +1,7 @@
-// `npm run bench:markdown-export`: the Markdown zip export of the seeded benchmark user, read as
-// fast as it is written (run `BENCH_DATABASE_URL=…/margin_bench_sync npm run seed:bench -- --pages
-// 10000 --highlights 30000` first; BENCH_DATABASE_URL picks the database). Prints the time, the
-// zip's size and files, and the heap and RSS growth sampled every 20 ms while it ran.
+// `npm run bench:markdown-export`: the Markdown zip export of the benchmark user of `npm run
+// bench:sync` (run that first: it seeds margin_bench_sync with 10,000 notes and 50,000
+// highlights; BENCH_DATABASE_URL picks another database), read as fast as it is written. Prints
+// the time, the zip's size and files, and heap and RSS as it goes and at their peak.
 // Budget (issue 16): 10,000 notes stream in ≤ 30 s with flat memory.
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,7 +9,9 @@ import { ZipFile } from 'yazl';
 import { writeMarkdownExport } from '../../server/domain/sync/markdown-export.ts';
 import { openBenchUser } from './bench-db.ts';
 
-const { orm, raw, user } = await openBenchUser();
+const { orm, raw, user } = await openBenchUser(
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench_sync',
+);
 const {
   rows: [{ notes }],
 } = await raw.query('select count(*)::int notes from note where user_id = $1', [user.id]);
