@@ -296,11 +296,9 @@ describe('template errors', () => {
     // Small ranges (little memory), ten million steps: only the clock stops this one.
     const nested = '{% for i in (1..1000000) %}\n{% for j in (1..10) %}{{ j }}{% endfor %}{% endfor %}';
     const endless = await rejection(note(nested));
-    expect(endless.params).toMatchObject({
-      template: 'note',
-      line: 2,
-      detail: 'template render limit exceeded',
-    });
+    expect(endless.params).toMatchObject({ template: 'note', detail: 'template render limit exceeded' });
+    // Where the clock runs out (the outer loop's line or the inner one's) depends on the machine's load.
+    expect([1, 2]).toContain(endless.params?.line);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

@@ -9,15 +9,55 @@ dayjs.extend(advancedFormat);
 
 export const DEFAULT_DATE_FORMAT = 'YYYY-MM-DD HH:mm';
 
+/** One formatter per zone, made once: making one per call cost most of a sync's rendering time. */
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+function zoneFormat(timeZone: string): Intl.DateTimeFormat | null {
+  let format = zoneFormats.get(timeZone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      format = null;
+    }
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** The zone when the runtime knows it, else UTC (a user's stored zone may be stale or mistyped). */
 export function validTimeZone(timeZone: string): string {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
+  return zoneFormat(timeZone) ? timeZone : 'UTC';
 }
+
+/** The zone's offset from UTC at instant `ms`, in minutes. */
+function offsetMinutes(ms: number, timeZone: string): number {
+  const format = zoneFormat(timeZone);
+  if (!format) return 0;
+  const part = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+  const wall = Date.UTC(
+    part.year ?? 1970,
+    (part.month ?? 1) - 1,
+    part.day ?? 1,
+    part.hour,
+    part.minute,
+    part.second,
+  );
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/** A format with a zone-name token (`z`, `zzz`) outside `[…]` escapes, which needs the tz plugin. */
+const ZONE_NAME = /z/;
+const ESCAPED = /\[[^\]]*]/g;
 
 /**
  * Epoch milliseconds of a template value: epoch seconds or milliseconds (numbers or digit
@@ -42,7 +82,9 @@ export function formatDate(value: unknown, format: string, timeZone: string): st
   const ms = toEpochMs(value);
   if (ms === null) return '';
   const pattern = format.includes('%') ? fromStrftime(format) : format;
-  return dayjs(ms).tz(timeZone).format(pattern);
+  if (ZONE_NAME.test(pattern.replace(ESCAPED, '')))
+    return dayjs(ms).tz(validTimeZone(timeZone)).format(pattern);
+  return dayjs.utc(ms).utcOffset(offsetMinutes(ms, timeZone)).format(pattern);
 }
 
 // Liquid's own `date` takes strftime formats; the common directives map onto dayjs tokens.
