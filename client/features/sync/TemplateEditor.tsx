@@ -60,7 +60,12 @@ function TemplateField({
             {t('sync.startFromDefault')}
           </button>
         ) : (
-          <button type="button" className="link-button" onClick={() => onChange('')} data-testid={`reset-${name}`}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => onChange('')}
+            data-testid={`reset-${name}`}
+          >
             {t('sync.resetDefault')}
           </button>
         )}
