@@ -13,7 +13,7 @@ import {
   zSyncTokenRequest,
 } from '../../src/schemas/sync.ts';
 import type { AppDeps } from '../deps.ts';
-import { renderNote } from '../domain/sync/templates.ts';
+import { renderNote } from '../domain/sync/templates/render.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import {
   ackPull,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { fromNunjucks } from '../../server/domain/sync/template-syntax.ts';
+import { fromNunjucks } from '../../server/domain/sync/templates/nunjucks.ts';
 import {
   checkTemplates,
   DEFAULT_TEMPLATES,
@@ -11,7 +11,7 @@ import {
   renderNote,
   SAMPLE_RECORDS,
   workflowyNode,
-} from '../../server/domain/sync/templates.ts';
+} from '../../server/domain/sync/templates/render.ts';
 import { Flow } from '../../src/enums.ts';
 import { AppError } from '../../src/errors.ts';
 import {

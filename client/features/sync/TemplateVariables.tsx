@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-// The names a template can use (protocols/sync.md, server/domain/sync/template-variables.ts).
+// The names a template can use (protocols/sync.md, server/domain/sync/templates/variables.ts).
 // Code, not prose: they are never translated.
 const NOTE_VARIABLES = [
   'title',

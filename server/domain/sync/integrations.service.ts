@@ -12,7 +12,7 @@ import {
 import { clock } from '../../clock.ts';
 import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
 import { ownFolder } from '../folders/folders.service.ts';
-import { checkTemplates, DEFAULT_TEMPLATES } from './templates.ts';
+import { checkTemplates, DEFAULT_TEMPLATES } from './templates/render.ts';
 
 /** How long a client's sync holds the integration before another client may start one. */
 export const SYNC_LEASE_MS = 2 * 60_000;

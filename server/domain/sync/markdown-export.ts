@@ -6,7 +6,7 @@ import { IntegrationApp, zIntegrationSettings } from '../../../src/schemas/sync.
 import type { User } from '../../db/entities/index.ts';
 import { everyRecord } from './changes.ts';
 import { integrationOf, settingsOf } from './integrations.service.ts';
-import { renderNote } from './templates.ts';
+import { renderNote } from './templates/render.ts';
 
 /** Files added but not yet taken by the zip writer before the export waits for it (keeps memory flat). */
 const BACKLOG_MAX = 200;

@@ -4,7 +4,7 @@ import { APP_TEMPLATES, type IntegrationApp, type Templates } from '../../../src
 import type { User } from '../../db/entities/index.ts';
 import { exportRecords } from './export-records.ts';
 import { integrationOf, settingsOf } from './integrations.service.ts';
-import { checkTemplates, renderHighlight, renderNote, SAMPLE_RECORDS } from './templates.ts';
+import { checkTemplates, renderHighlight, renderNote, SAMPLE_RECORDS } from './templates/render.ts';
 
 /** The note a preview shows when none is named: the user's latest with highlights, else the latest. */
 async function latestNoteId(em: EntityManager, user: User): Promise<string | null> {

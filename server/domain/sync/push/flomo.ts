@@ -3,7 +3,7 @@ import { AppError } from '../../../../src/errors.ts';
 import { type ExportHighlight, zFlomoCredentials } from '../../../../src/schemas/sync.ts';
 import { clock } from '../../../clock.ts';
 import { delay } from '../../../lifecycle.ts';
-import { renderHighlight } from '../templates.ts';
+import { renderHighlight } from '../templates/render.ts';
 import { callApi, field, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';

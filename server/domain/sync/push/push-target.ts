@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ExportRecord, Templates } from '../../../../src/schemas/sync.ts';
-import type { RenderContext } from '../templates.ts';
+import type { RenderContext } from '../templates/render.ts';
 import type { PushEnv } from './push-http.ts';
 import type { PushRecords } from './push-records.ts';
 

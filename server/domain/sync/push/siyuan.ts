@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../src/errors.ts';
 import { zSiyuanCredentials } from '../../../../src/schemas/sync.ts';
-import { renderNote } from '../templates.ts';
+import { renderNote } from '../templates/render.ts';
 import { callApi, field, isAuthStatus, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../../../src/errors.ts';
 import { zWorkflowyCredentials } from '../../../../src/schemas/sync.ts';
-import { renderHighlight, workflowyNode } from '../templates.ts';
+import { renderHighlight, workflowyNode } from '../templates/render.ts';
 import {
   type ApiReply,
   callApi,

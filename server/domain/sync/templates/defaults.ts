@@ -1,4 +1,4 @@
-import type { IntegrationApp, Templates } from '../../../src/schemas/sync.ts';
+import type { IntegrationApp, Templates } from '../../../../src/schemas/sync.ts';
 
 // The templates an integration uses until the user writes their own (only the names
 // APP_TEMPLATES lists for the app). They render with the engine's Nunjucks-like whitespace

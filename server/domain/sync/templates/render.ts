@@ -1,5 +1,5 @@
 import { BlockTag, type Context, type Emitter, Liquid, LiquidError, type Template } from 'liquidjs';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../../src/errors.ts';
 import {
   APP_TEMPLATES,
   type ExportHighlight,
@@ -9,14 +9,14 @@ import {
   TEMPLATE_MAX,
   type TemplateName,
   type Templates,
-} from '../../../src/schemas/sync.ts';
-import { DEFAULT_TEMPLATES } from './default-templates.ts';
+} from '../../../../src/schemas/sync.ts';
+import { validTimeZone } from './dates.ts';
+import { DEFAULT_TEMPLATES } from './defaults.ts';
 import { fileNameFor } from './file-name.ts';
-import { SAMPLE_RECORDS } from './sample-records.ts';
-import { validTimeZone } from './template-dates.ts';
-import { FILTER_TIME_ZONE, registerSyncFilters } from './template-filters.ts';
-import { fromNunjucks } from './template-syntax.ts';
-import { highlightVariables, pageVariables, type RenderContext, tagLine } from './template-variables.ts';
+import { FILTER_TIME_ZONE, registerSyncFilters } from './filters.ts';
+import { fromNunjucks } from './nunjucks.ts';
+import { SAMPLE_RECORDS } from './samples.ts';
+import { highlightVariables, pageVariables, type RenderContext, tagLine } from './variables.ts';
 
 export type { RenderContext };
 export { DEFAULT_TEMPLATES, fileNameFor, pageVariables, SAMPLE_RECORDS };

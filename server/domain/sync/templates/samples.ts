@@ -1,5 +1,9 @@
-import { Flow } from '../../../src/enums.ts';
-import { type ExportHighlight, ExportHighlightType, type ExportRecord } from '../../../src/schemas/sync.ts';
+import { Flow } from '../../../../src/enums.ts';
+import {
+  type ExportHighlight,
+  ExportHighlightType,
+  type ExportRecord,
+} from '../../../../src/schemas/sync.ts';
 
 // What a template is trial-rendered against before it is saved: the shapes that break
 // templates (CJK text, an image, math, tags with spaces, multi-line text, a daily note, a page

@@ -1,10 +1,10 @@
 import type { Liquid } from 'liquidjs';
-import { DEFAULT_DATE_FORMAT, formatDate } from './template-dates.ts';
-import { yamlField, yamlList, yamlText } from './template-yaml.ts';
+import { DEFAULT_DATE_FORMAT, formatDate } from './dates.ts';
+import { yamlField, yamlList, yamlText } from './yaml.ts';
 
 // The seed product's template filters, on LiquidJS. Liquid passes a filter's arguments in order,
 // keyword ones (`| pretty: prefix: "> "`, or the Nunjucks `| pretty({prefix: "> "})` after
-// template-syntax.ts) as `[name, value]` pairs; `filterOptions` reads both, so every option
+// nunjucks.ts) as `[name, value]` pairs; `filterOptions` reads both, so every option
 // below can be given by name or, in the listed order, by position.
 
 /** Where a render keeps its time zone for the filters: a symbol, so no template can read it. */

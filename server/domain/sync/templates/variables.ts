@@ -1,12 +1,12 @@
-import { Flow } from '../../../src/enums.ts';
+import { Flow } from '../../../../src/enums.ts';
 import {
   type ExportHighlight,
   ExportHighlightType,
   type ExportRecord,
   TagStyle,
-} from '../../../src/schemas/sync.ts';
-import { DEFAULT_DATE_FORMAT, formatDate, validTimeZone } from './template-dates.ts';
-import { yamlList } from './template-yaml.ts';
+} from '../../../../src/schemas/sync.ts';
+import { DEFAULT_DATE_FORMAT, formatDate, validTimeZone } from './dates.ts';
+import { yamlList } from './yaml.ts';
 
 export interface RenderContext {
   timeZone: string;
