@@ -279,6 +279,7 @@ export const zSyncTokenView = z.object({
   lastUsedAt: z.date().nullable(),
   lastUsedClient: z.string().nullable(),
 });
+export type SyncTokenView = z.infer<typeof zSyncTokenView>;
 export const zCreatedSyncToken = z.object({ token: z.string(), view: zSyncTokenView });
 export const zConfirmDeviceInput = z.object({
   serviceId: z.number().int().min(0).max(1000),

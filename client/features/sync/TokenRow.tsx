@@ -1,16 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { SYNC_TOKEN_NAME_MAX, type zSyncTokenView } from '../../../src/schemas/sync.ts';
+import { SYNC_TOKEN_NAME_MAX, type SyncTokenView as TokenView } from '../../../src/schemas/sync.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { formatDateTime } from './format-time.ts';
 import { RelativeTime } from './RelativeTime.tsx';
 import { syncErrorMessage } from './sync-errors.ts';
-
-type TokenView = z.infer<typeof zSyncTokenView>;
 
 function useTokensRefresh() {
   const trpc = useTRPC();

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
-import { type PullApp, pullAppOfServiceId } from '../../../src/schemas/sync.ts';
+import { type PullApp, pullAppOfServiceId, type SyncTokenView } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { DeviceTicket, SyncToken, User } from '../../db/entities/index.ts';
 import { hashToken, newToken } from '../auth/session-token.ts';
@@ -13,15 +13,6 @@ const LAST_USED_EVERY_MS = 60_000;
 const TOKEN_PREFIX = 'msync_';
 
 const APP_NAMES: Record<PullApp, string> = { obsidian: 'Obsidian', logseq: 'Logseq', siyuan: 'SiYuan' };
-
-export interface SyncTokenView {
-  id: number;
-  app: PullApp;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  lastUsedClient: string | null;
-}
 
 function view(token: SyncToken): SyncTokenView {
   return {
