@@ -2,20 +2,12 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { useDebounced } from '../../lib/use-debounced.ts';
 import { useTRPC } from '../../trpc.ts';
 import { formatDay } from './format-day.ts';
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 250;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** Calls `loadMore` when the returned element's target comes near the viewport. */
 function useLoadWhenNear(enabled: boolean, loadMore: () => void) {

@@ -2,9 +2,10 @@ import { DropdownMenu } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import type { NoteDetail } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { copyText } from '../../lib/clipboard.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
-import { copyText, downloadFile } from './download.ts';
+import { downloadFile } from './download.ts';
 import { readerPath } from './reader-links.ts';
 
 const EXPORTS = [

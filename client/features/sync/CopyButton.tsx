@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { copyText } from '../../lib/clipboard.ts';
 import { notify } from '../../lib/notify.ts';
 
 /** Copies `text` to the clipboard, with a toast saying it worked (or why not). */
@@ -10,7 +11,7 @@ export function CopyButton({ text, label, testId }: { text: string; label?: stri
       className="button button-small"
       data-testid={testId}
       onClick={() =>
-        navigator.clipboard.writeText(text).then(
+        copyText(text).then(
           () => notify.success('toast.copySuccess'),
           (error: unknown) => notify.error(error, 'toast.operationFailed'),
         )
