@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatWhen } from './format-time.ts';
+import { formatDateTime } from '../notes/format-date.ts';
+import { formatWhen } from './format-time.ts';
 
 /** A `<time>` that reads "5 minutes ago" (or a date when older) and shows the exact time on hover. */
 export function RelativeTime({ date }: { date: Date }) {

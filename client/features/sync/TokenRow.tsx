@@ -5,7 +5,7 @@ import { SYNC_TOKEN_NAME_MAX, type SyncTokenView as TokenView } from '../../../s
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
-import { formatDateTime } from './format-time.ts';
+import { formatDateTime } from '../notes/format-date.ts';
 import { RelativeTime } from './RelativeTime.tsx';
 import { syncErrorMessage } from './sync-errors.ts';
 
