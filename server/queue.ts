@@ -58,7 +58,7 @@ function parsePayload<K extends JobKey>(key: K, payload: JobInput<K>): { spec: J
 }
 
 /** What the operator's configuration sets on a job as it is added: a delay, and its retries' first backoff. */
-export interface EnqueueTiming {
+interface EnqueueTiming {
   delay?: number;
   backoffDelay?: number;
 }

@@ -23,7 +23,7 @@ export interface PushTestEnv {
 
 /** Debounce and first retry delay of the push tests (the retries still double: 150, 300, 600, 1200 ms). */
 export const TEST_PUSH_DEBOUNCE_MS = 600;
-export const TEST_PUSH_RETRY_DELAY_MS = 150;
+const TEST_PUSH_RETRY_DELAY_MS = 150;
 
 export async function startPushTestEnv(env: Record<string, string>): Promise<PushTestEnv> {
   const deps = await createTestDeps({

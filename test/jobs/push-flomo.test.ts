@@ -12,6 +12,7 @@ import {
   pushSettled,
   readerWithNote,
   startPushTestEnv,
+  TEST_PUSH_DEBOUNCE_MS,
 } from '../helpers/push-setup.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -95,9 +96,13 @@ describe('pushing to flomo', () => {
     for (let i = 1; i < memos.length; i++) {
       expect(memos[i]!.at - memos[i - 1]!.at).toBeGreaterThanOrEqual(FLOMO_POST_INTERVAL_MS - 50);
     }
-    // The three changes were one job.
+    // The three changes were one job, when they came within one debounce (a loaded machine may
+    // spread them wider; then each debounce window holds one job).
     const jobs = await finishedPushJobs(env.deps, reader.user.id, 'flomo');
-    expect(jobs.filter((job) => job.timestamp >= burst && job.timestamp <= burstEnd)).toHaveLength(1);
+    const windows = Math.ceil((burstEnd - burst + 1) / TEST_PUSH_DEBOUNCE_MS);
+    const inBurst = jobs.filter((job) => job.timestamp >= burst && job.timestamp <= burstEnd);
+    expect(inBurst.length).toBeGreaterThanOrEqual(1);
+    expect(inBurst.length).toBeLessThanOrEqual(windows);
   });
 
   test('a push that fails midway is retried and sends each highlight once', async () => {

@@ -101,6 +101,8 @@ export const flomo: PushConnector<SavedFlomo> = {
     if (!url) throw new AppError('BAD_REQUEST', 'errors.flomoUrlInvalid');
     return { webhookUrl: url };
   },
-  destination: (credentials) => `flomo ${credentials.webhookUrl}`,
+  // The account's part of the address, not its secret: a reset webhook of the same account is
+  // the same place, so reconnecting after a revoked one sends nothing twice.
+  destination: (credentials) => `flomo ${new URL(credentials.webhookUrl).pathname.split('/')[2] ?? ''}`,
   open: openFlomo,
 };

@@ -20,6 +20,11 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** The first string after every string that starts with `prefix` (its last character raised by one). */
+function nextPrefix(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
 /** The destination prefix of item keys: short, but far beyond colliding among one user's connections. */
 export function destinationKey(identity: string): string {
   return sha256(identity).slice(0, 16);
@@ -67,8 +72,9 @@ export class PushRecords {
   async withPrefix(prefix: string): Promise<Map<string, PushRecord>> {
     const rows = await this.em.execute<Row[]>(
       `select item_key, remote_id, content_hash from push_record
-       where user_id = ? and app = ? and starts_with(item_key, ?)`,
-      [this.userId, this.app, this.full(prefix)],
+       where user_id = ? and app = ? and item_key >= ? and item_key < ?`,
+      // A range, not starts_with: the primary key's index serves it (under C.UTF-8 it cannot serve starts_with).
+      [this.userId, this.app, this.full(prefix), nextPrefix(this.full(prefix))],
     );
     const start = this.destination.length + 1;
     return new Map(

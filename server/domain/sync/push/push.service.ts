@@ -47,17 +47,15 @@ export async function queuePush(
  * is logged, not reported to the user as their edit failing.
  */
 export async function queueChangedPushes(em: EntityManager, deps: PushDeps, userId: number): Promise<void> {
-  const rows = await em.execute<{ app: PushApp }[]>(
-    `select app from integration
-     where user_id = ? and app = any(?::text[]) and bound and enabled and credentials is not null`,
-    [userId, pgTextArray(PUSH_APPS)],
-  );
-  for (const { app } of rows) {
-    try {
-      await queuePush(deps, userId, app, true);
-    } catch (error) {
-      log.warn('push not queued', { userId, app, error: (error as Error).message });
-    }
+  try {
+    const rows = await em.execute<{ app: PushApp }[]>(
+      `select app from integration
+       where user_id = ? and app = any(?::text[]) and bound and enabled and credentials is not null`,
+      [userId, pgTextArray(PUSH_APPS)],
+    );
+    for (const { app } of rows) await queuePush(deps, userId, app, true);
+  } catch (error) {
+    log.warn('push not queued', { userId, error: (error as Error).message });
   }
 }
 

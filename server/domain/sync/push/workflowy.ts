@@ -134,6 +134,8 @@ export const workflowy: PushConnector<SavedWorkflowy> = {
     }
     return credentials;
   },
-  destination: (credentials) => `workflowy ${credentials.apiKey} ${credentials.parentId}`,
+  // Where nodes go, not the key: a new key after a revoked one is the same place, so nothing is
+  // sent twice (a node missing in another account is made again when its highlight changes).
+  destination: (credentials) => `workflowy ${credentials.parentId}`,
   open: openWorkflowy,
 };
