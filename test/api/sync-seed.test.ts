@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startWorkers } from '../../jobs/workers.ts';
 import { createApp } from '../../server/app.ts';
-import { setClock } from '../../server/clock.ts';
+import { clock, setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
 import { CLIP_WAIT_MS } from '../../server/sync/pull.ts';
@@ -227,7 +227,7 @@ describe('the seed product’s plugin protocol', () => {
     const late = new SeedPlugin('obsidian');
     await user.caller.sync.confirmDevice({ serviceId: SERVICE.obsidian, clientId: late.clientId });
     try {
-      setClock(new Date(Date.now() + DEVICE_TICKET_TTL_MS + 60_000));
+      setClock(new Date(clock.now().getTime() + DEVICE_TICKET_TTL_MS + 60_000));
       const expired = await late.call('/page/auth/openapi/gettoken', { did: late.clientId }).expect(200);
       expect(expired.body.code).toBe(20002);
     } finally {
@@ -414,7 +414,7 @@ describe('the seed product’s plugin protocol', () => {
     await makeQueuedNote(deps, user.user.id, { url: 'https://stuck.example/a', title: 'Stuck' });
     expect((await plugin.init()).taskStatus).toBe('PENDING');
     try {
-      setClock(new Date(Date.now() + CLIP_WAIT_MS + 60_000));
+      setClock(new Date(clock.now().getTime() + CLIP_WAIT_MS + 60_000));
       expect((await plugin.init()).taskStatus).toBe('SYNCING');
     } finally {
       setClock(TEST_NOW);

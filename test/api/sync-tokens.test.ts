@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { setClock } from '../../server/clock.ts';
+import { clock, setClock } from '../../server/clock.ts';
 import {
   authenticateSyncToken,
   purgeSpentDeviceTickets,
@@ -80,9 +80,9 @@ describe('sync tokens', () => {
     const late = clientId();
     await caller.sync.confirmDevice({ serviceId: 7, clientId: late });
     try {
-      setClock(new Date(Date.parse(TEST_NOW) + 11 * 60_000).toISOString());
+      setClock(new Date(clock.now().getTime() + 11 * 60_000));
       expect(await redeemDeviceTicket(deps.orm.em.fork(), late)).toEqual({ state: 'expired' });
-      setClock(new Date(Date.parse(TEST_NOW) + 25 * 60 * 60_000).toISOString());
+      setClock(new Date(clock.now().getTime() + 25 * 60 * 60_000));
       expect(await purgeSpentDeviceTickets(deps.orm.em.fork())).toBeGreaterThanOrEqual(2);
       expect(await redeemDeviceTicket(deps.orm.em.fork(), late)).toEqual({ state: 'pending' });
     } finally {

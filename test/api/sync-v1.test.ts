@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { setClock } from '../../server/clock.ts';
+import { clock, setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
 import { Flow } from '../../src/enums.ts';
@@ -114,7 +114,7 @@ describe('/api/sync/v1', () => {
     const late = newClientId();
     await user.caller.sync.confirmDevice({ serviceId: OBSIDIAN, clientId: late });
     try {
-      setClock(new Date(Date.now() + DEVICE_TICKET_TTL_MS + 60_000));
+      setClock(new Date(clock.now().getTime() + DEVICE_TICKET_TTL_MS + 60_000));
       expect((await call('/token', { clientId: late }).expect(410)).body.error.code).toBe('expired');
     } finally {
       setClock(TEST_NOW);

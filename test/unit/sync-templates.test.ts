@@ -299,7 +299,8 @@ describe('template errors', () => {
     expect(endless.params).toMatchObject({ template: 'note', detail: 'template render limit exceeded' });
     // Where the clock runs out (the outer loop's line or the inner one's) depends on the machine's load.
     expect([1, 2]).toContain(endless.params?.line);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Stopped by the limit, not run out: the loops would take minutes.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('refuse output over the cap', async () => {
