@@ -19,11 +19,14 @@ export interface Vault {
   canonical?(text: string): string;
 }
 
-/** Joins path parts, dropping empty parts and stray slashes. */
+/**
+ * Joins path parts, dropping empty parts, stray slashes and `.`/`..` segments: whatever a folder
+ * setting says, a path stays inside the vault.
+ */
 export function joinPath(...parts: string[]): string {
   return parts
     .flatMap((part) => part.split(/[\\/]+/))
-    .filter((segment) => segment !== '' && segment !== '.')
+    .filter((segment) => segment !== '' && segment !== '.' && segment !== '..')
     .join('/');
 }
 

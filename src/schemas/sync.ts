@@ -93,7 +93,11 @@ const SETTINGS_FIELDS = {
   writeStyle: z.union([z.literal(WriteStyle.overwrite), z.literal(WriteStyle.partial)]),
   tagStyle: z.union([z.literal(TagStyle.hash), z.literal(TagStyle.wikilink)]),
   /** The folder (Obsidian, Logseq) or notebook path (SiYuan) notes are written under. */
-  folder: zText().trim().max(SYNC_FOLDER_MAX, 'errors.folderTooLong'),
+  folder: zText()
+    .trim()
+    .max(SYNC_FOLDER_MAX, 'errors.folderTooLong')
+    // A folder inside the vault or notebook: no `..` step out of it.
+    .refine((folder) => !folder.split(/[\\/]/).includes('..'), 'errors.folderInvalid'),
   excludeRanges: z.number().int().min(0).max(EXCLUDE_RANGES_ALL),
   filter: zSyncFilter,
 };

@@ -270,3 +270,16 @@ describe('integration settings', () => {
     expect((await user.caller.sync.integration({ app: 'obsidian' })).settings.templates.note).toBeUndefined();
   });
 });
+
+test('a folder that steps out of the vault with .. is refused, and nothing is saved', async () => {
+  const user = await signedInUser(deps);
+  for (const folder of ['..', '../outside', 'Margin/../../x', 'a\\..\\b']) {
+    await expect(
+      user.caller.sync.updateSettings({ app: 'obsidian', settings: { folder } }),
+    ).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  }
+  expect((await user.caller.sync.integration({ app: 'obsidian' })).settings.folder).toBe('Margin');
+  await user.caller.sync.updateSettings({ app: 'obsidian', settings: { folder: 'Reading/2026..notes' } });
+});

@@ -21,6 +21,8 @@ describe('finding a note by its file', () => {
 
   test('paths', () => {
     expect(joinPath('/Margin/', '', 'sub//x.md')).toBe('Margin/sub/x.md');
+    // A folder setting cannot lead out of the vault.
+    expect(joinPath('../../etc', 'Margin/..', 'x.md')).toBe('etc/Margin/x.md');
     expect(dirName('Margin/sub/x.md')).toBe('Margin/sub');
     expect(isUnder('Margin/sub/x.md', 'Margin')).toBe(true);
     expect(isUnder('Marginalia/x.md', 'Margin')).toBe(false);
