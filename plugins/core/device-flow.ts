@@ -49,7 +49,8 @@ export async function pollForToken(api: SyncApi, clientId: string, options = DEF
       if (error instanceof SyncApiError && error.status === 410) {
         throw new DeviceFlowError('expired', error.message);
       }
-      throw error;
+      // Too many polls from this address (another plugin connecting beside this one): wait and go on.
+      if (!(error instanceof SyncApiError && error.status === 429)) throw error;
     }
     await sleep(options.intervalMs);
   }
