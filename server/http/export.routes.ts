@@ -1,18 +1,13 @@
 import { pipeline } from 'node:stream/promises';
-import { type Request, Router } from 'express';
+import { Router } from 'express';
 import { ZipFile } from 'yazl';
 import { dayKey } from '../../src/rules/daily-counter.ts';
 import { clock } from '../clock.ts';
 import type { AppDeps } from '../deps.ts';
-import { findSignedIn } from '../domain/auth/session.service.ts';
 import { writeMarkdownExport } from '../domain/sync/markdown-export.ts';
 import { errorFields, log } from '../log.ts';
 import { publicOrigin } from './public-origin.ts';
-import { sessionToken } from './session-cookie.ts';
-
-async function signedInUser(deps: AppDeps, req: Request) {
-  return (await findSignedIn(deps.orm.em.fork(), sessionToken(req)))?.user ?? null;
-}
+import { signedInUser } from './signed-in.ts';
 
 /**
  * `GET /api/export/markdown.zip`: the signed-in user's notes as Markdown files in a zip,
@@ -33,10 +28,12 @@ export function exportRoutes(deps: AppDeps): Router {
     const zip = new ZipFile();
     const left = new AbortController();
     res.on('close', () => left.abort());
-    const sent = pipeline(zip.outputStream, res);
     try {
-      await writeMarkdownExport(deps.orm.em.fork(), user, publicOrigin(deps.config, req), zip, left.signal);
-      await sent;
+      // Both awaited together: a reader who leaves rejects the pipeline while the export still runs.
+      await Promise.all([
+        pipeline(zip.outputStream, res),
+        writeMarkdownExport(deps.orm.em.fork(), user, publicOrigin(deps.config, req), zip, left.signal),
+      ]);
     } catch (error) {
       if (left.signal.aborted) return;
       // Headers are gone: all that is left is to cut the download short, so it is not taken for whole.

@@ -1,6 +1,6 @@
 import { parse as parseCookies } from 'cookie';
 import express, { type Request, type Response, type Router } from 'express';
-import { LOGIN_COOKIE_KEY, OIDC_FAILED_PARAM, OIDC_FAILED_VALUE } from '../../src/constants.ts';
+import { OIDC_FAILED_PARAM, OIDC_FAILED_VALUE } from '../../src/constants.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   beginOidcFlow,
@@ -12,11 +12,11 @@ import {
   signInWithOidc,
   takeOidcFlow,
 } from '../domain/auth/oidc.service.ts';
-import { findSignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
 import { publicOrigin } from './public-origin.ts';
 import { secureCookies, sessionCookies } from './session-cookie.ts';
+import { signedInUser } from './signed-in.ts';
 
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */
 const STATE_COOKIE = 'oidc_state';
@@ -36,11 +36,6 @@ function stateCookieOptions(deps: AppDeps, req: Request) {
 /** Where the issuer sends the browser back: PUBLIC_URL when set, else the request's own origin. */
 function callbackUrl(deps: AppDeps, req: Request): string {
   return `${publicOrigin(deps.config, req)}${MOUNT_PATH}/callback`;
-}
-
-async function signedInUser(deps: AppDeps, req: Request) {
-  const token = parseCookies(req.headers.cookie ?? '')[LOGIN_COOKIE_KEY];
-  return (await findSignedIn(deps.orm.em.fork(), token))?.user ?? null;
 }
 
 function fail(res: Response, reason: string, err?: unknown): void {

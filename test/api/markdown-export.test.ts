@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -6,6 +7,7 @@ import { createApp } from '../../server/app.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { startServer } from '../helpers/http.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -100,6 +102,36 @@ describe('Markdown export', () => {
     });
     const files = await unzip((await download(user.token).expect(200)).body as Buffer);
     expect([...files.values()]).toEqual(['Custom: Templated (0)']);
+  });
+
+  test('a reader who leaves mid-download stops the export; the server goes on', async () => {
+    const user = await signedInUser(deps);
+    for (let i = 0; i < 150; i++) {
+      await makeClippedNote(deps, user.user.id, {
+        title: `Long read ${i}`,
+        text: `${'words '.repeat(400)}${i}`,
+      });
+    }
+    const server = await startServer(deps);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.get(`${server.url}/api/export/markdown.zip`, {
+          headers: { Cookie: `logininfo=${user.token}` },
+        });
+        req.on('response', (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error) => (req.destroyed ? resolve() : reject(error)));
+      });
+      // Still serving, and the whole zip comes to a reader who stays.
+      const files = await unzip((await download(user.token).expect(200)).body as Buffer);
+      expect(files.size).toBe(150);
+    } finally {
+      await server.close();
+    }
   });
 
   test('signed out: 401 and no zip', async () => {
