@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { enumValues, Flow, type ValueOf } from '../enums.ts';
 import { zText } from '../rules/text.ts';
+import { zDay } from './daily.ts';
 import { zFolderId } from './folders.ts';
-import { zTag } from './tags.ts';
+import { TAGS_PER_ITEM_MAX, zTag } from './tags.ts';
 
 // Sync: the integrations (connected note tools), their settings, and what the export engine
 // hands every front (Margin's /api/sync/v1, the seed product's plugin protocol, the push
@@ -71,19 +72,14 @@ export type Templates = z.infer<typeof zTemplates>;
 
 /** The per-integration query filter: only notes with one of `tags`, in `folderId`, in `flows`, saved since `since`. */
 export const zSyncFilter = z.object({
-  tags: z.array(zTag).max(20).default([]),
+  tags: z.array(zTag).max(TAGS_PER_ITEM_MAX).default([]),
   folderId: zFolderId.nullable().default(null),
   flows: z
     .array(z.union(enumValues(Flow).map((f) => z.literal(f))))
     .max(4)
     .default([]),
   /** A day, `YYYY-MM-DD`, in the user's time zone. */
-  since: zText()
-    .max(10, 'errors.invalidDate')
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'errors.invalidDate')
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'errors.invalidDate')
-    .nullable()
-    .default(null),
+  since: zDay.nullable().default(null),
 });
 export type SyncFilter = z.infer<typeof zSyncFilter>;
 

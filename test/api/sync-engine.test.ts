@@ -29,6 +29,9 @@ async function scopeFor(user: Signed, settings: Partial<IntegrationSettings> = {
 
 /** Every page from `cursor` on, as a client reads them: the records and deletions, and where it ends. */
 async function readAll(user: Signed, scope: Awaited<ReturnType<typeof scopeFor>>, cursor: string | null) {
+  // A first walk starts at the log's settled point: no older transaction (another test file's)
+  // may be open, or what was written before would come again after the walk.
+  if (cursor === null) await logSettled(deps);
   const pages: ExportBatch[] = [];
   let at = cursor;
   for (;;) {
@@ -123,20 +126,22 @@ describe('the export engine', () => {
 
     const client = new pg.Client({ connectionString: deps.database.url });
     await client.connect();
+    let during: Awaited<ReturnType<typeof readAll>>;
     try {
       // The slow transaction changes its note first, so it holds the older transaction id…
       await client.query('begin');
       await client.query(`update note set title = 'Slow writer, edited' where id = $1`, [slow.id]);
       // …while another commits a change after it.
       await user.caller.notes.setFlow({ ids: [fast.id], flow: Flow.shortlist });
-      const during = await readAll(user, scope, cursor);
+      during = await readAll(user, scope, cursor);
       // Nothing past the open transaction is sent yet, so the cursor cannot pass its change.
       expect(during.ids).toEqual([]);
       await client.query('commit');
     } finally {
       await client.end();
     }
-    const after = await readChanges(user, scope, cursor);
+    // From where the read during the open transaction stopped: it must not have passed the slow change.
+    const after = await readChanges(user, scope, during.cursor);
     expect(new Set(after.ids)).toEqual(new Set([slow.id, fast.id]));
     expect(after.records.find((r) => r.id === slow.id)?.title).toBe('Slow writer, edited');
   });
@@ -257,6 +262,14 @@ describe('integration settings', () => {
     expect(retitled.settings).toMatchObject({ writeStyle: 2, tagStyle: 2, folder: 'Reading' });
     expect(retitled.settings.templates.title).toBe('{{ title }} (Margin)');
     expect(await cursorOf()).toBeNull();
+
+    // An impossible day is refused (it would have broken every export query).
+    await expect(
+      user.caller.sync.updateSettings({
+        app: 'obsidian',
+        settings: { filter: { tags: [], folderId: null, flows: [], since: '2026-02-30' } },
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 
     // A template that does not render is named with its line, and nothing is saved.
     await expect(
