@@ -131,6 +131,27 @@ export async function renderNote(
 }
 
 /**
+ * A record's page variables, made once per record and context: rendering each of a note's
+ * highlights rebuilt them (with every highlight's) each time, quadratic in the note's highlights.
+ */
+const pageScopes = new WeakMap<ExportRecord, Map<string, Record<string, unknown>>>();
+
+function pageScope(record: ExportRecord, ctx: RenderContext): Record<string, unknown> {
+  let byContext = pageScopes.get(record);
+  if (!byContext) {
+    byContext = new Map();
+    pageScopes.set(record, byContext);
+  }
+  const key = `${ctx.timeZone}|${ctx.tagStyle}`;
+  let scope = byContext.get(key);
+  if (!scope) {
+    scope = pageVariables(record, ctx);
+    byContext.set(key, scope);
+  }
+  return scope;
+}
+
+/**
  * flomo / WorkFlowy: one highlight's text (the user's highlight template, else the default).
  * The template sees the page's variables and the highlight as `highlight` (and `item`, the
  * seed's name); `mergedtags` is the page's tags and this highlight's. flomo only knows `#tag`.
@@ -146,7 +167,7 @@ export async function renderHighlight(
   const ownCtx = app === 'flomo' ? { ...ctx, tagStyle: TagStyle.hash } : ctx;
   const item = highlightVariables(highlight, ownCtx);
   const scope = {
-    ...pageVariables(record, ownCtx),
+    ...pageScope(record, ownCtx),
     highlight: item,
     item,
     mergedtags: tagLine([...record.tags, ...highlight.tags], ownCtx.tagStyle),
