@@ -8,6 +8,7 @@ import {
   zIntegrationView,
   zPreviewInput,
   zPreviewResult,
+  zPullAppInput,
   zPushAppInput,
   zRenameSyncTokenInput,
   zSetEnabledInput,
@@ -97,7 +98,7 @@ export const syncRouter = router({
   /** The device flow's confirmation on `/page/gentoken/<serviceId>/<clientId>`. */
   confirmDevice: protectedProcedure
     .input(zConfirmDeviceInput)
-    .output(z.object({ app: z.enum(['obsidian', 'logseq', 'siyuan']) }))
+    .output(zPullAppInput)
     .mutation(({ ctx, input }) => confirmDevice(ctx.em, ctx.user, input)),
 
   /** Connects flomo, WorkFlowy or SiYuan: the credentials are checked against the tool, then saved (never sent back). */

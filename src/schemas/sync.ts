@@ -3,6 +3,7 @@ import { enumValues, Flow, type ValueOf } from '../enums.ts';
 import { zText } from '../rules/text.ts';
 import { zDay } from './daily.ts';
 import { zFolderId } from './folders.ts';
+import { zNoteId } from './notes.ts';
 import { TAGS_PER_ITEM_MAX, zTag } from './tags.ts';
 
 // Sync: the integrations (connected note tools), their settings, and what the export engine
@@ -81,7 +82,6 @@ export const zSyncFilter = z.object({
   /** A day, `YYYY-MM-DD`, in the user's time zone. */
   since: zDay.nullable().default(null),
 });
-export type SyncFilter = z.infer<typeof zSyncFilter>;
 
 /** What the user sets on an integration page, each field as sent (no defaults: an update names what it changes). */
 const SETTINGS_FIELDS = {
@@ -107,7 +107,7 @@ export const zIntegrationSettings = z.object({
   tagStyle: SETTINGS_FIELDS.tagStyle.default(TagStyle.hash),
   folder: SETTINGS_FIELDS.folder.default('Margin'),
   excludeRanges: SETTINGS_FIELDS.excludeRanges.default(0),
-  filter: SETTINGS_FIELDS.filter.default({ tags: [], folderId: null, flows: [], since: null }),
+  filter: SETTINGS_FIELDS.filter.prefault({}),
 });
 export type IntegrationSettings = z.infer<typeof zIntegrationSettings>;
 
@@ -170,7 +170,6 @@ export type ExportRecord = z.infer<typeof zExportRecord>;
 
 // ---- Margin's own pull API: /api/sync/v1 ---------------------------------------------------
 
-export const SYNC_API_VERSION = 1;
 export const SYNC_CURSOR_MAX = 512;
 export const zSyncCursor = zText().max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid');
 /** A plugin's random id for itself (device flow, the one-sync-at-a-time lease). */
@@ -199,7 +198,7 @@ export const zSyncDownloadRequest = z.object({
   clientId: zSyncClientId,
   cursor: zSyncCursor.nullable().default(null),
   /** Re-download these notes whatever the cursor says. */
-  noteIds: z.array(zText().max(64)).max(6).default([]),
+  noteIds: z.array(zNoteId).max(6).default([]),
 });
 /** A note rendered by the integration's templates, ready to write. */
 export const zSyncedNote = z.object({
@@ -221,7 +220,7 @@ export const zSyncDownloadResponse = z.object({
 export type SyncDownloadResponse = z.infer<typeof zSyncDownloadResponse>;
 
 export const zSyncAckRequest = z.object({ clientId: zSyncClientId, cursor: zSyncCursor });
-export const zSyncNoteActionRequest = z.object({ noteId: zText().max(64) });
+export const zSyncNoteActionRequest = z.object({ noteId: zNoteId });
 
 /** The error body of /api/sync/v1: a stable code and a message in the caller's language. */
 export const zSyncApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
@@ -239,7 +238,7 @@ export const zPreviewInput = z.object({
   app: zIntegrationApp,
   /** Unsaved templates to try; the saved ones otherwise. */
   templates: zTemplates.optional(),
-  noteId: zText().max(64).optional(),
+  noteId: zNoteId.optional(),
 });
 export const zPreviewResult = z.object({
   /** The note shown: one of the user's (null: a sample, the user has none yet). */

@@ -8,6 +8,7 @@ import {
   type IntegrationView,
   isPushApp,
   zIntegrationSettings,
+  zSyncFilter,
 } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
@@ -21,6 +22,20 @@ export const SYNC_LEASE_MS = 2 * 60_000;
 export function settingsOf(integration: Pick<Integration, 'settings'>): IntegrationSettings {
   const parsed = zIntegrationSettings.safeParse(integration.settings ?? {});
   return parsed.success ? parsed.data : zIntegrationSettings.parse({});
+}
+
+/** The user's saved settings for `app` (the defaults when they never saved any); reads only. */
+export async function savedSettings(
+  em: EntityManager,
+  user: User,
+  app: IntegrationApp,
+): Promise<IntegrationSettings> {
+  return settingsOf((await em.findOne(Integration, { user, app })) ?? { settings: {} });
+}
+
+/** The same settings exporting every note: no exclude range, no filter (a preview, the zip). */
+export function exportingEverything(settings: IntegrationSettings): IntegrationSettings {
+  return { ...settings, excludeRanges: 0, filter: zSyncFilter.parse({}) };
 }
 
 function view(app: IntegrationApp, integration: Integration | null): IntegrationView {

@@ -2,10 +2,10 @@ import { EventEmitter, once } from 'node:events';
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZipFile } from 'yazl';
-import { IntegrationApp, zIntegrationSettings } from '../../../src/schemas/sync.ts';
+import { IntegrationApp } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
 import { everyRecord } from './changes.ts';
-import { integrationOf, settingsOf } from './integrations.service.ts';
+import { exportingEverything, savedSettings } from './integrations.service.ts';
 import { renderNote } from './templates/render.ts';
 
 /** Files added but not yet taken by the zip writer before the export waits for it (keeps memory flat). */
@@ -24,12 +24,8 @@ export async function writeMarkdownExport(
   zip: ZipFile,
   signal?: AbortSignal,
 ): Promise<void> {
-  const obsidian = settingsOf(await integrationOf(em, user, IntegrationApp.obsidian));
   // Everything: the Obsidian integration's filter and exclude ranges are about what it syncs.
-  const everything = zIntegrationSettings.parse({
-    templates: obsidian.templates,
-    tagStyle: obsidian.tagStyle,
-  });
+  const everything = exportingEverything(await savedSettings(em, user, IntegrationApp.obsidian));
   const context = { timeZone: user.timeZone, tagStyle: everything.tagStyle };
   const taken = new EventEmitter();
   let backlog = 0;

@@ -3,7 +3,7 @@ import { AppError } from '../../../src/errors.ts';
 import { APP_TEMPLATES, type IntegrationApp, type Templates } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
 import { exportRecords } from './export-records.ts';
-import { integrationOf, settingsOf } from './integrations.service.ts';
+import { exportingEverything, savedSettings } from './integrations.service.ts';
 import { checkTemplates, renderHighlight, renderNote, SAMPLE_RECORDS } from './templates/render.ts';
 
 /** The note a preview shows when none is named: the user's latest with highlights, else the latest. */
@@ -27,18 +27,12 @@ export async function previewNote(
   input: { app: IntegrationApp; templates?: Templates; noteId?: string },
   baseUrl: string,
 ) {
-  const integration = await integrationOf(em, user, input.app);
-  const settings = settingsOf(integration);
+  const settings = await savedSettings(em, user, input.app);
   const templates = input.templates ?? settings.templates;
   await checkTemplates(input.app, templates);
   const noteId = input.noteId ?? (await latestNoteId(em, user));
   // The preview shows any note the user names, whatever the integration's filter.
-  const everything = {
-    ...settings,
-    excludeRanges: 0,
-    filter: { tags: [], folderId: null, flows: [], since: null },
-  };
-  const [own] = noteId ? await exportRecords(em, user, everything, [noteId], baseUrl) : [];
+  const [own] = noteId ? await exportRecords(em, user, exportingEverything(settings), [noteId], baseUrl) : [];
   if (input.noteId && !own) throw new AppError('NOT_FOUND');
   const record = own ?? SAMPLE_RECORDS[0];
   if (!record) throw new AppError('INTERNAL');

@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import advancedFormat from 'dayjs/plugin/advancedFormat.js';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
+import { clock } from '../../../clock.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -68,7 +69,7 @@ export function toEpochMs(value: unknown): number | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
   if (typeof value === 'string') {
     const text = value.trim();
-    if (text === 'now' || text === 'today') return Date.now();
+    if (text === 'now' || text === 'today') return clock.now().getTime();
     if (/^-?\d+(\.\d+)?$/.test(text)) return toEpochMs(Number(text));
     const parsed = Date.parse(text);
     return Number.isNaN(parsed) ? null : parsed;
