@@ -130,6 +130,7 @@ export class Migration20261126100000_sync extends Migration {
          "settings" jsonb not null default '{}',
          "credentials" jsonb null,
          "cursor" varchar(512) null,
+         "generation" integer not null default 0,
          "sync_client" varchar(128) null,
          "sync_lease_until" timestamptz null,
          "last_run_at" timestamptz null,

@@ -11,7 +11,6 @@ import { exportRecords } from '../domain/sync/export-records.ts';
 import {
   acknowledgeSync,
   integrationOf,
-  resetCursor,
   settingsOf,
   takeSyncLease,
 } from '../domain/sync/integrations.service.ts';
@@ -67,7 +66,10 @@ async function exportCounts(em: EntityManager, caller: SyncCaller, settings: Int
   return { totalNotes: row?.total ?? 0, clipping: row?.clipping ?? 0 };
 }
 
-/** A run begins: the lease is taken, the cursor reset when the client asks to start over. */
+/**
+ * A run begins: the lease is taken. A client that asks to start over (its files are gone, or it
+ * is new) gets no cursor; the integration's own stays, so the user's other devices go on.
+ */
 export async function startPull(
   deps: AppDeps,
   em: EntityManager,
@@ -75,12 +77,12 @@ export async function startPull(
   input: { clientId: string; fromStart: boolean },
 ): Promise<PullStart> {
   const lease = await holdLease(em, caller, input.clientId);
-  const integration = input.fromStart ? await resetCursor(em, caller.user, caller.app) : lease.integration;
+  const { integration } = lease;
   await deps.redis.del(sentKey(deps, integration.id));
   return {
     integration,
     settings: lease.settings,
-    cursor: integration.cursor ?? null,
+    cursor: input.fromStart ? null : (integration.cursor ?? null),
     ...(await exportCounts(em, caller, lease.settings)),
   };
 }
@@ -93,7 +95,8 @@ export async function pullBatch(
   lease: Lease,
   input: { cursor: string | null; baseUrl: string },
 ): Promise<ExportBatch> {
-  const scope = { integrationId: lease.integration.id, settings: lease.settings, baseUrl: input.baseUrl };
+  const { id: integrationId, generation } = lease.integration;
+  const scope = { integrationId, generation, settings: lease.settings, baseUrl: input.baseUrl };
   const batch = await exportBatch(em, caller.user, scope, input.cursor);
   if (batch.records.length) {
     const key = sentKey(deps, lease.integration.id);
@@ -113,9 +116,10 @@ export function pullNotes(
 }
 
 /**
- * The client has everything up to `cursor`: kept as the integration's position, the run (and
- * how many notes it sent) recorded and the lease let go. A cursor made for another integration
- * is refused before anything changes.
+ * The client has everything up to `cursor`: kept as the integration's position (unless the
+ * export was started over since the cursor was made), the run (and how many notes it sent)
+ * recorded and the lease let go. A cursor made for another integration is refused before
+ * anything changes.
  */
 export async function ackPull(
   deps: AppDeps,
@@ -124,10 +128,14 @@ export async function ackPull(
   input: { clientId: string; cursor: string },
 ): Promise<void> {
   const integration = await integrationOf(em, caller.user, caller.app);
-  decodeSyncCursor(input.cursor, integration.id);
-  const sent = Number((await deps.redis.get(sentKey(deps, integration.id))) ?? 0);
-  await acknowledgeSync(em, caller.user, caller.app, { ...input, count: sent });
-  await deps.redis.del(sentKey(deps, integration.id));
+  const owner = { integrationId: integration.id, generation: integration.generation };
+  const fresh = decodeSyncCursor(input.cursor, owner) !== null;
+  const sent = Number((await deps.redis.getdel(sentKey(deps, integration.id))) ?? 0);
+  await acknowledgeSync(em, caller.user, caller.app, {
+    ...input,
+    generation: fresh ? integration.generation : null,
+    count: sent,
+  });
 }
 
 /** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. */

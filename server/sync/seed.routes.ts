@@ -111,13 +111,14 @@ function sendData(res: Response, data: unknown): void {
 }
 
 /**
- * init's `lastCursor2`: the integration's; when it has none, "from the start" only after a run
+ * init's `lastCursor2`: the integration's (unless the plugin's folder was deleted); when it has
+ * none or the folder is gone, "from the start" only after a run
  * was acknowledged. Before that, '' leaves the plugin its own cursor: the seed's Logseq plugin
  * acknowledges only when an empty answer moves the cursor, which an exhausted export never
  * does, so its integration may never get one.
  */
-function initCursor(integration: Integration): string {
-  if (integration.cursor) return integration.cursor;
+function initCursor(integration: Integration, folderDeleted: boolean): string {
+  if (integration.cursor && !folderDeleted) return integration.cursor;
   return integration.lastRunAt ? START_CURSOR : '';
 }
 
@@ -173,7 +174,7 @@ export function seedRoutes(deps: AppDeps): Router {
     sendData(res, {
       // A note still being clipped would go out without its page's title and text: wait for it.
       taskStatus: start.clipping ? TaskStatus.pending : TaskStatus.syncing,
-      lastCursor2: initCursor(start.integration),
+      lastCursor2: initCursor(start.integration, input.noteDirDeleted),
       exportConfig: exportConfig(call.caller.app, start.settings),
       totalNotes: start.totalNotes,
       notesExported: start.totalNotes - start.clipping,

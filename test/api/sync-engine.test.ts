@@ -22,6 +22,7 @@ async function scopeFor(user: Signed, settings: Partial<IntegrationSettings> = {
   const integration = await integrationOf(em, user.user, 'obsidian');
   return {
     integrationId: integration.id,
+    generation: integration.generation,
     settings: zIntegrationSettings.parse({ ...settingsOf(integration), ...settings }),
     baseUrl: 'http://margin.test',
   };
@@ -282,6 +283,22 @@ describe('integration settings', () => {
     });
     expect((await user.caller.sync.integration({ app: 'obsidian' })).settings.templates.note).toBeUndefined();
   });
+});
+
+test('run once: every cursor made before it starts over, whichever device holds it', async () => {
+  const user = await signedInUser(deps);
+  const notes = [await note(user, 'First'), await note(user, 'Second')];
+  const before = await scopeFor(user);
+  const laptop = await readAll(user, before, null);
+  const phone = await readAll(user, before, null);
+  await user.caller.sync.runOnce({ app: 'obsidian' });
+  const after = await scopeFor(user);
+  expect(after.generation).toBe(before.generation + 1);
+  // The laptop syncs first and goes on from the new start; the phone's old cursor starts over too.
+  for (const device of [laptop, phone]) {
+    const again = await readAll(user, after, device.cursor);
+    expect(again.ids.sort()).toEqual(notes.map((n) => n.id).sort());
+  }
 });
 
 test('a folder that steps out of the vault with .. is refused, and nothing is saved', async () => {

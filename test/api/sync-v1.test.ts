@@ -238,6 +238,30 @@ describe('/api/sync/v1', () => {
     expect(restart.notes.size).toBe(2);
   });
 
+  test('run once while a client syncs: its ack does not store the old position, and its cursor starts over', async () => {
+    const user = await signedInUser(deps);
+    await note(user, 'Reset mid-sync');
+    const client = await connect(user);
+    await logSettled(deps);
+    await call('/init', { clientId: client.clientId }, client.token).expect(200);
+    const { body } = await call(
+      '/download',
+      { clientId: client.clientId, cursor: null },
+      client.token,
+    ).expect(200);
+    await user.caller.sync.runOnce({ app: 'obsidian' });
+    await call('/ack', { clientId: client.clientId, cursor: body.cursor }, client.token).expect(200);
+    expect((await integrationRow(user)).cursor).toBeNull();
+    const again = await call(
+      '/download',
+      { clientId: client.clientId, cursor: body.cursor },
+      client.token,
+    ).expect(200);
+    expect(again.body.notes.map((n: { record: { title: string } }) => n.record.title)).toEqual([
+      'Reset mid-sync',
+    ]);
+  });
+
   test('a second client gets 409 while the first holds the sync, and goes ahead after its ack', async () => {
     const user = await signedInUser(deps);
     await note(user, 'Shared');

@@ -23,6 +23,8 @@ export const IntegrationSchema = defineEntity({
     settings: p.json<Record<string, unknown>>().default('{}'),
     credentials: p.json<Record<string, unknown>>().nullable(),
     cursor: p.string().length(512).nullable(),
+    /** How many times the export was started over; cursors carry it, and older ones start over. */
+    generation: p.integer().default(0),
     syncClient: p.string().length(128).nullable(),
     syncLeaseUntil: p.datetime().nullable(),
     lastRunAt: p.datetime().nullable(),

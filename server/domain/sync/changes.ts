@@ -3,7 +3,7 @@ import type { ExportRecord, IntegrationSettings } from '../../../src/schemas/syn
 import type { User } from '../../db/entities/index.ts';
 import { exportRecords } from './export-records.ts';
 import { exportedNotesCondition } from './note-filter.ts';
-import { decodeSyncCursor, encodeSyncCursor, type SyncPosition } from './sync-cursor.ts';
+import { type CursorOwner, decodeSyncCursor, encodeSyncCursor, type SyncPosition } from './sync-cursor.ts';
 
 /** Notes per page of a first export; change-log rows per page after it. */
 export const EXPORT_PAGE_NOTES = 100;
@@ -17,8 +17,7 @@ export interface ExportBatch {
   hasMore: boolean;
 }
 
-export interface ExportScope {
-  integrationId: number;
+export interface ExportScope extends CursorOwner {
   settings: IntegrationSettings;
   baseUrl: string;
 }
@@ -50,9 +49,11 @@ export async function exportBatch(
   scope: ExportScope,
   cursor: string | null,
 ): Promise<ExportBatch> {
-  const position: SyncPosition = cursor
-    ? decodeSyncCursor(cursor, scope.integrationId)
-    : { mode: 'full', afterId: '', watermark: await snapshotXmin(em) };
+  const position: SyncPosition = (cursor && decodeSyncCursor(cursor, scope)) || {
+    mode: 'full',
+    afterId: '',
+    watermark: await snapshotXmin(em),
+  };
   return position.mode === 'full'
     ? fullPage(em, user, scope, position)
     : changesPage(em, user, scope, position);
@@ -92,7 +93,7 @@ async function fullPage(
       ? { ...position, afterId: last }
       : // Everything that committed before the walk began was in it; the log takes over from there.
         { mode: 'changes', xid: position.watermark, seq: '-1' };
-  return { records, deleted: [], cursor: encodeSyncCursor(scope.integrationId, next), hasMore: true };
+  return { records, deleted: [], cursor: encodeSyncCursor(scope, next), hasMore: true };
 }
 
 /** Every record the settings export, a page at a time (the Markdown export: no cursor, no log). */
@@ -155,7 +156,7 @@ async function changesPage(
   return {
     records,
     deleted: noteIds.filter((id) => !kept.has(id)),
-    cursor: encodeSyncCursor(scope.integrationId, next),
+    cursor: encodeSyncCursor(scope, next),
     hasMore: changes.length === limit,
   };
 }
@@ -169,11 +170,11 @@ async function changesPage(
 export async function changesWaiting(
   em: EntityManager,
   userId: number,
-  integrationId: number,
+  owner: CursorOwner,
   cursor: string,
 ): Promise<boolean> {
-  const position = decodeSyncCursor(cursor, integrationId);
-  if (position.mode !== 'changes') return true;
+  const position = decodeSyncCursor(cursor, owner);
+  if (position?.mode !== 'changes') return true;
   const waiting = ({ table }: (typeof CHANGE_LOGS)[number]) =>
     `select 1 from "${table}" where user_id = ? and (change_xid, change_seq) > (?::xid8, ?::bigint)
        and change_xid >= ${SNAPSHOT_XMIN}`;

@@ -113,7 +113,7 @@ export async function updateSettings(
   const folderId = next.filter.folderId;
   if (folderId && folderId !== current.filter.folderId) await ownFolder(em, user, folderId);
   await checkTemplates(input.app, next.templates);
-  if (!isPushApp(input.app) && JSON.stringify(next) !== JSON.stringify(current)) integration.cursor = null;
+  if (!isPushApp(input.app) && JSON.stringify(next) !== JSON.stringify(current)) startOver(integration);
   integration.settings = next;
   await em.flush();
   return view(input.app, integration);
@@ -130,10 +130,20 @@ export async function setEnabled(
   return view(input.app, integration);
 }
 
+/**
+ * The export starts from the beginning: the stored cursor is forgotten and the generation moves
+ * on, so every client's cursor (each of the user's devices, one syncing right now) is stale and
+ * starts over too, and a run that began before cannot store its position.
+ */
+export function startOver(integration: Integration): void {
+  integration.cursor = null;
+  integration.generation += 1;
+}
+
 /** "Run once": the next sync sends everything again, from the beginning. */
 export async function resetCursor(em: EntityManager, user: User, app: IntegrationApp): Promise<Integration> {
   const integration = await integrationOf(em, user, app);
-  integration.cursor = null;
+  startOver(integration);
   await em.flush();
   return integration;
 }
@@ -147,7 +157,7 @@ export async function unbind(em: EntityManager, user: User, app: IntegrationApp)
     const integration = await integrationOf(tx, user, app);
     integration.bound = false;
     integration.credentials = null;
-    integration.cursor = null;
+    startOver(integration);
     integration.syncClient = null;
     integration.syncLeaseUntil = null;
     await tx.nativeUpdate(
@@ -192,21 +202,23 @@ export async function takeSyncLease(
 }
 
 /**
- * The client has written everything up to `cursor`: it is kept as the integration's position,
- * the run recorded, and the lease let go. Only the lease holder may acknowledge.
+ * The client has written everything up to `cursor`: it is kept as the integration's position if
+ * it was made in the integration's `generation` (a cursor from before the export was started
+ * over, `null`, is not), the run is recorded, and the lease let go. Only the lease holder may
+ * acknowledge.
  */
 export async function acknowledgeSync(
   em: EntityManager,
   user: User,
   app: IntegrationApp,
-  input: { clientId: string; cursor: string; count: number },
+  input: { clientId: string; cursor: string; generation: number | null; count: number },
 ): Promise<void> {
   const now = clock.now();
   const updated = await em.execute<{ id: string }[]>(
-    `update integration set cursor = ?, sync_client = null, sync_lease_until = null, last_run_at = ?,
-       last_result = 'ok', last_error = null, last_count = ?
+    `update integration set cursor = case when generation = ? then ? else cursor end,
+       sync_client = null, sync_lease_until = null, last_run_at = ?, last_result = 'ok', last_error = null, last_count = ?
      where user_id = ? and app = ? and (sync_client is null or sync_client = ? or sync_lease_until < ?) returning id`,
-    [input.cursor, now, input.count, user.id, app, input.clientId, now],
+    [input.generation ?? -1, input.cursor, now, input.count, user.id, app, input.clientId, now],
   );
   if (!updated.length) throw new AppError('CONFLICT', 'errors.syncRunning');
 }

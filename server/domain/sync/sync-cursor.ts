@@ -19,31 +19,51 @@ export function syncCursorInvalid(): AppError {
   return new AppError('BAD_REQUEST', 'errors.syncCursorInvalid');
 }
 
-/** Opaque to clients: `<integration id>.<base64url of the position>`. */
-export function encodeSyncCursor(integrationId: number, position: SyncPosition): string {
+/**
+ * Whose cursor it is: the integration, and how many times its export was started over
+ * ("run once", changed settings, unbinding). A cursor of an earlier start is stale.
+ */
+export interface CursorOwner {
+  integrationId: number;
+  generation: number;
+}
+
+/** Opaque to clients: `<integration id>.<generation>.<base64url of the position>`. */
+export function encodeSyncCursor(owner: CursorOwner, position: SyncPosition): string {
   const body =
     position.mode === 'full'
       ? `f|${position.afterId}|${position.watermark}`
       : `c|${position.xid}|${position.seq}`;
-  return `${integrationId}.${Buffer.from(body).toString('base64url')}`;
+  return `${owner.integrationId}.${owner.generation}.${Buffer.from(body).toString('base64url')}`;
 }
 
 /**
- * The position a client's cursor names, refusing one made for another integration (another
- * user's, or another tool's of the same user) or not made by us.
+ * The position a client's cursor names, or null when it is stale (made before the export was
+ * last started over: that client starts over too, whichever of the user's devices it is).
+ * Refuses a cursor made for another integration (another user's, or another tool's of the
+ * same user) or not made by us.
  */
-export function decodeSyncCursor(cursor: string, integrationId: number): SyncPosition {
-  const dot = cursor.indexOf('.');
-  if (dot < 1 || cursor.slice(0, dot) !== String(integrationId)) throw syncCursorInvalid();
+export function decodeSyncCursor(cursor: string, owner: CursorOwner): SyncPosition | null {
+  const [integrationId, generation, encoded, ...extra] = cursor.split('.');
+  if (
+    extra.length ||
+    integrationId !== String(owner.integrationId) ||
+    !encoded ||
+    !DIGITS.test(generation ?? '')
+  ) {
+    throw syncCursorInvalid();
+  }
   let body: string;
   try {
-    body = cursorText(cursor.slice(dot + 1));
+    body = cursorText(encoded);
   } catch {
     throw syncCursorInvalid();
   }
   const [mode, a, b, ...rest] = body.split('|');
   if (rest.length || a === undefined || b === undefined) throw syncCursorInvalid();
-  if (mode === 'f' && ID.test(a) && DIGITS.test(b)) return { mode: 'full', afterId: a, watermark: b };
-  if (mode === 'c' && DIGITS.test(a) && SEQ.test(b)) return { mode: 'changes', xid: a, seq: b };
-  throw syncCursorInvalid();
+  let position: SyncPosition;
+  if (mode === 'f' && ID.test(a) && DIGITS.test(b)) position = { mode: 'full', afterId: a, watermark: b };
+  else if (mode === 'c' && DIGITS.test(a) && SEQ.test(b)) position = { mode: 'changes', xid: a, seq: b };
+  else throw syncCursorInvalid();
+  return Number(generation) === owner.generation ? position : null;
 }

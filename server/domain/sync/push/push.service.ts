@@ -11,7 +11,7 @@ import type { User } from '../../../db/entities/index.ts';
 import { pgTextArray } from '../../../db/pg-array.ts';
 import { log } from '../../../log.ts';
 import { enqueue, type Queues } from '../../../queue.ts';
-import { getIntegration, markBound } from '../integrations.service.ts';
+import { getIntegration, markBound, startOver } from '../integrations.service.ts';
 import { CONNECTORS } from './connectors.ts';
 import { pushEnv } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
@@ -78,7 +78,7 @@ export async function connectPush(
   await em.transactional(async (tx) => {
     const integration = await markBound(tx, user, input.app);
     integration.credentials = credentials;
-    integration.cursor = null;
+    startOver(integration);
     integration.lastResult = null;
     integration.lastError = null;
     await new PushRecords(tx, user.id, input.app, destination).forgetOtherDestinations();

@@ -4,6 +4,7 @@ import { clock } from '../../../clock.ts';
 import { Integration, User } from '../../../db/entities/index.ts';
 import { changesWaiting, exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
+import type { CursorOwner } from '../sync-cursor.ts';
 import { CONNECTORS } from './connectors.ts';
 import type { PushEnv } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
@@ -22,18 +23,20 @@ type PushRunResult =
   | { status: 'done'; count: number; waiting: boolean };
 
 /**
- * Moves the cursor from `from` to `to` only if it is still `from` and the integration still bound:
- * a "run once" (cursor reset) or an unbinding while the run was pushing wins over the run.
+ * Moves the cursor from `from` to `to` only if it is still `from`, the export was not started
+ * over and the integration is still bound: a "run once", a reconnection or an unbinding while the
+ * run was pushing wins over the run.
  */
 async function advanceCursor(
   em: EntityManager,
-  id: number,
+  owner: CursorOwner,
   from: string | null,
   to: string,
 ): Promise<boolean> {
   const rows = await em.execute<{ id: string }[]>(
-    `update integration set cursor = ? where id = ? and cursor is not distinct from ? and bound returning id`,
-    [to, id, from],
+    `update integration set cursor = ?
+     where id = ? and generation = ? and cursor is not distinct from ? and bound returning id`,
+    [to, owner.integrationId, owner.generation, from],
   );
   return rows.length > 0;
 }
@@ -80,20 +83,19 @@ export async function runPush(
     folder: settings.folder,
     env,
   });
-  const scope = { integrationId: integration.id, settings, baseUrl };
+  const scope = { integrationId: integration.id, generation: integration.generation, settings, baseUrl };
   let cursor: string | null = integration.cursor ?? null;
   let count = 0;
   for (;;) {
     const page = await exportBatch(em, user, scope, cursor);
     for (const record of page.records) count += await target.pushNote(record);
     for (const noteId of page.deleted) count += await target.removeNote(noteId);
-    if (!(await advanceCursor(em, integration.id, cursor, page.cursor)))
-      return { status: 'superseded', count };
+    if (!(await advanceCursor(em, scope, cursor, page.cursor))) return { status: 'superseded', count };
     cursor = page.cursor;
     if (!page.hasMore) break;
   }
   await recordRun(em, job, { result: 'ok', error: null, count });
-  return { status: 'done', count, waiting: await changesWaiting(em, job.userId, integration.id, cursor) };
+  return { status: 'done', count, waiting: await changesWaiting(em, job.userId, scope, cursor) };
 }
 
 /** The tool refused the credentials: unbound, with the reason on the settings page. */
