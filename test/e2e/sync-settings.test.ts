@@ -148,7 +148,16 @@ describe('sync settings in Chromium', () => {
     await expect(dialogOf(page).getByRole('heading').textContent()).resolves.toBe(
       'Are you sure you want to unbind?',
     );
+    const unbindCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('sync.unbind')) unbindCalls.push(request.url());
+    });
     await dialogOf(page).getByRole('button', { name: 'Cancel' }).click();
+    await dialogOf(page).waitFor({ state: 'detached' });
+    // Nothing was asked of the server, and after a reload the connection is still there.
+    expect(unbindCalls).toEqual([]);
+    await page.reload();
+    await page.locator('[data-testid="integration-entry"][data-bound="true"]').waitFor();
     await expect(status.textContent()).resolves.toBe('Bound');
     await expect(user.caller.sync.tokens()).resolves.toHaveLength(1);
 
@@ -176,6 +185,7 @@ describe('sync settings in Chromium', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
     const row = page.getByTestId('token');
+    await row.getByText('Laptop vault').waitFor();
     await expect(row.getByText('Laptop vault').count()).resolves.toBe(1);
     await expect(row.textContent()).resolves.toContain('Logseq');
     await expect(row.textContent()).resolves.toContain('Never used');
@@ -192,6 +202,10 @@ describe('sync settings in Chromium', () => {
     await input.fill('Desk graph');
     await input.press('Enter');
     await row.getByText('Desk graph').waitFor();
+    // Focus is back on the button that opened the form, not lost to the page.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Rename');
     await expect(user.caller.sync.tokens()).resolves.toMatchObject([{ name: 'Desk graph', app: 'logseq' }]);
 
     await row.getByRole('button', { name: 'Revoke' }).click();

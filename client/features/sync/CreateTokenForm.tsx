@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PULL_SERVICE_IDS, type PullApp, zCreateSyncTokenInput } from '../../../src/schemas/sync.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -12,8 +12,11 @@ const PULL_APPS = Object.keys(PULL_SERVICE_IDS) as PullApp[];
 /** The new token, shown once, with a copy button and the warning that it will not be shown again. */
 function NewToken({ token, onDone }: { token: string; onDone(): void }) {
   const { t } = useTranslation();
+  // The form's button that made it is gone: focus moves to what to do next, copying the token.
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.querySelector<HTMLButtonElement>('[data-testid="copy-token"]')?.focus(), []);
   return (
-    <div className="new-token" role="status" data-testid="new-token">
+    <div ref={box} className="new-token" role="status" data-testid="new-token">
       <p className="new-token-title">
         <strong>{t('sync.newTokenTitle')}</strong>
       </p>
@@ -54,7 +57,13 @@ export function CreateTokenForm() {
       onError: (error) => setProblem(syncErrorMessage(error, t)),
     }),
   );
-  if (created) return <NewToken token={created} onDone={() => setCreated(null)} />;
+  if (created) {
+    const done = () => {
+      setCreated(null);
+      requestAnimationFrame(() => form.focus('name'));
+    };
+    return <NewToken token={created} onDone={done} />;
+  }
   return (
     <form
       className="form create-token"
@@ -82,7 +91,7 @@ export function CreateTokenForm() {
           <label htmlFor={appId}>{t('sync.tokenApp')}</label>
           <select
             id={appId}
-            className="sync-select"
+            className="text-control"
             value={app}
             data-testid="token-app"
             onChange={(e) => setApp(e.target.value as PullApp)}

@@ -2,13 +2,13 @@ import { useTranslation } from 'react-i18next';
 import type { IntegrationView } from '../../../src/schemas/sync.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { AppMark } from './AppMark.tsx';
-import { useIntegrationActions } from './use-integration.ts';
+import { useUnbind } from './use-integration.ts';
 
 /** Spec section 3's integration entry: the app's name, bound or unbound, a line about it, and its action. */
 export function IntegrationEntry({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();
   const { app, bound } = integration;
-  const { unbind } = useIntegrationActions(app);
+  const unbind = useUnbind(app);
   const name = t(`sync.app.${app}`);
   return (
     <div className="integration-entry" data-testid="integration-entry" data-bound={bound}>

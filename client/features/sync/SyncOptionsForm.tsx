@@ -118,7 +118,7 @@ function WhatToSync({
     });
   return (
     <fieldset className="option-group">
-      <legend className="option-legend">{t('sync.whatTitle')}</legend>
+      <legend className="option-legend eyebrow">{t('sync.whatTitle')}</legend>
       <div className="option-checks">
         {EXCLUDES.map(({ bit, key, testId }) => (
           <Check
@@ -144,17 +144,17 @@ function WhatToSync({
         </div>
         <p className="field-hint">{t('sync.filterFlowsHint')}</p>
       </fieldset>
-      <div className="field sync-tags">
-        <span>{t('sync.filterTags')}</span>
+      <fieldset className="field-set sync-tags">
+        <legend>{t('sync.filterTags')}</legend>
         <TagChipsInput tags={filter.tags} onChange={(tags) => setFilter({ tags })} />
         <p className="field-hint">{t('sync.filterTagsHint')}</p>
-      </div>
+      </fieldset>
       <div className="option-pair">
         <div className="field">
           <label htmlFor={`${id}-folder`}>{t('sync.filterFolder')}</label>
           <select
             id={`${id}-folder`}
-            className="sync-select"
+            className="text-control"
             value={filter.folderId ?? ''}
             onChange={(e) => setFilter({ folderId: e.target.value || null })}
           >
@@ -171,7 +171,7 @@ function WhatToSync({
           <input
             id={`${id}-since`}
             type="date"
-            className="sync-input"
+            className="text-control"
             value={filter.since ?? ''}
             aria-invalid={problems.since ? true : undefined}
             aria-describedby={`${id}-since-hint`}
@@ -203,13 +203,13 @@ function HowToWrite({
   if (!info.folder && !info.writeStyle && !info.tagStyle) return null;
   return (
     <fieldset className="option-group">
-      <legend className="option-legend">{t('sync.howTitle')}</legend>
+      <legend className="option-legend eyebrow">{t('sync.howTitle')}</legend>
       {info.folder && (
         <div className="field">
           <label htmlFor={`${id}-folder`}>{t(`sync.folderLabel.${info.app}`)}</label>
           <input
             id={`${id}-folder`}
-            className="sync-input"
+            className="text-control"
             data-testid="sync-folder"
             value={options.folder}
             dir="auto"

@@ -7,13 +7,13 @@ import { useTRPC } from '../../trpc.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { RelativeTime } from './RelativeTime.tsx';
 import { storedErrorMessage } from './sync-errors.ts';
-import { useIntegrationActions, useIntegrationUpdate } from './use-integration.ts';
+import { useIntegrationUpdate, useRunOnce, useSetEnabled } from './use-integration.ts';
 
 /** On or off: a checkbox that looks and reads as a switch. */
 function EnabledSwitch({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();
   const id = useId();
-  const { setEnabled } = useIntegrationActions(integration.app);
+  const setEnabled = useSetEnabled(integration.app);
   const on = setEnabled.isPending
     ? (setEnabled.variables?.enabled ?? integration.enabled)
     : integration.enabled;
@@ -29,11 +29,11 @@ function EnabledSwitch({ integration }: { integration: IntegrationView }) {
         id={id}
         type="checkbox"
         role="switch"
+        aria-checked={on}
         className="switch"
         data-testid="sync-enabled"
         aria-describedby={`${id}-hint`}
         checked={on}
-        aria-checked={on}
         disabled={setEnabled.isPending}
         onChange={(event) => setEnabled.mutate({ app: integration.app, enabled: event.target.checked })}
       />
@@ -84,11 +84,11 @@ function LastRun({ integration }: { integration: IntegrationView }) {
       </p>
       {failed ? (
         <div className="last-run-error" role="status">
-          <span className="result result-error">{storedErrorMessage(lastError ?? 'errors.generic', t)}</span>
+          <span className="status status-error">{storedErrorMessage(lastError ?? 'errors.generic', t)}</span>
           <RetryButton integration={integration} />
         </div>
       ) : (
-        <span className="result result-ok">{t(countKey, { count: lastCount })}</span>
+        <span className="status status-on">{t(countKey, { count: lastCount })}</span>
       )}
     </div>
   );
@@ -97,7 +97,7 @@ function LastRun({ integration }: { integration: IntegrationView }) {
 /** A bound integration's switch, its last run, and "Run once" (everything again next time). */
 export function SyncStatus({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();
-  const { runOnce } = useIntegrationActions(integration.app);
+  const runOnce = useRunOnce(integration.app);
   const app = t(`sync.app.${integration.app}`);
   return (
     <section className="settings-section" aria-labelledby="sync-status-title" data-testid="sync-status">

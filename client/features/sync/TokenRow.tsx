@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SYNC_TOKEN_NAME_MAX, type SyncTokenView as TokenView } from '../../../src/schemas/sync.ts';
 import { notify } from '../../lib/notify.ts';
@@ -55,7 +55,7 @@ function RenameForm({ token, onDone }: { token: TokenView; onDone(): void }) {
       </label>
       <input
         id={id}
-        className="sync-input"
+        className="text-control"
         value={name}
         maxLength={SYNC_TOKEN_NAME_MAX + 1}
         // biome-ignore lint/a11y/noAutofocus: the user just asked to rename this token
@@ -115,6 +115,15 @@ export function TokenRow({ token }: { token: TokenView }) {
   const trpc = useTRPC();
   const refresh = useTokensRefresh();
   const [renaming, setRenaming] = useState(false);
+  // When the rename form closes, focus goes back to the button that opened it (not to <body>).
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  useEffect(() => {
+    if (!renaming && returnFocus.current) {
+      returnFocus.current = false;
+      renameButton.current?.focus();
+    }
+  }, [renaming]);
   const revoke = useMutation(
     trpc.sync.revokeToken.mutationOptions({
       onSuccess: () => {
@@ -128,7 +137,13 @@ export function TokenRow({ token }: { token: TokenView }) {
     <li className="token" data-testid="token" data-token-id={token.id}>
       <div className="token-main">
         {renaming ? (
-          <RenameForm token={token} onDone={() => setRenaming(false)} />
+          <RenameForm
+            token={token}
+            onDone={() => {
+              returnFocus.current = true;
+              setRenaming(false);
+            }}
+          />
         ) : (
           <strong className="token-name" dir="auto">
             {token.name}
@@ -138,7 +153,12 @@ export function TokenRow({ token }: { token: TokenView }) {
       </div>
       {!renaming && (
         <div className="token-actions">
-          <button type="button" className="button button-small" onClick={() => setRenaming(true)}>
+          <button
+            ref={renameButton}
+            type="button"
+            className="button button-small"
+            onClick={() => setRenaming(true)}
+          >
             {t('sync.rename')}
           </button>
           <ConfirmDialog

@@ -9,32 +9,34 @@ export function useIntegration(app: IntegrationApp) {
   return useQuery(trpc.sync.integration.queryOptions({ app }));
 }
 
-/** Takes the server's new view of an integration after a change, and refreshes what depends on it. */
+/** Takes the server's new view of an integration after a change, or reads it again. */
 export function useIntegrationUpdate(app: IntegrationApp) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   return {
     set(view: IntegrationView) {
       queryClient.setQueryData(trpc.sync.integration.queryKey({ app }), view);
-      void queryClient.invalidateQueries({ queryKey: trpc.sync.integrations.queryKey() });
     },
     refetch() {
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: trpc.sync.integration.queryKey({ app }) }),
-        queryClient.invalidateQueries({ queryKey: trpc.sync.integrations.queryKey() }),
-        queryClient.invalidateQueries({ queryKey: trpc.sync.tokens.queryKey() }),
-      ]);
+      return queryClient.invalidateQueries({ queryKey: trpc.sync.integration.queryKey({ app }) });
     },
   };
 }
 
-/** The switches of a bound integration: on/off, run once, unbind. Failures are toasts. */
-export function useIntegrationActions(app: IntegrationApp) {
+const onError = (error: unknown) => notify.error(error);
+
+/** Turns a bound integration on or off. */
+export function useSetEnabled(app: IntegrationApp) {
   const trpc = useTRPC();
   const update = useIntegrationUpdate(app);
-  const onError = (error: unknown) => notify.error(error);
-  const setEnabled = useMutation(trpc.sync.setEnabled.mutationOptions({ onSuccess: update.set, onError }));
-  const runOnce = useMutation(
+  return useMutation(trpc.sync.setEnabled.mutationOptions({ onSuccess: update.set, onError }));
+}
+
+/** "Run once": everything is sent again on the next sync. */
+export function useRunOnce(app: IntegrationApp) {
+  const trpc = useTRPC();
+  const update = useIntegrationUpdate(app);
+  return useMutation(
     trpc.sync.runOnce.mutationOptions({
       onSuccess: () => {
         notify.info('sync.runOnceDone');
@@ -43,15 +45,21 @@ export function useIntegrationActions(app: IntegrationApp) {
       onError,
     }),
   );
-  const unbind = useMutation(
+}
+
+/** Unbinds the integration (its sync tokens are revoked with it). */
+export function useUnbind(app: IntegrationApp) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useIntegrationUpdate(app);
+  return useMutation(
     trpc.sync.unbind.mutationOptions({
       onSuccess: (view) => {
         update.set(view);
-        void update.refetch();
+        void queryClient.invalidateQueries({ queryKey: trpc.sync.tokens.queryKey() });
         notify.success('account.unbindDone');
       },
       onError,
     }),
   );
-  return { setEnabled, runOnce, unbind };
 }
