@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TAG_MAX, TAGS_PER_ITEM_MAX } from '../../../src/schemas/tags.ts';
+import '../../styles/tag-chips.css';
 
 /** Tags as chips. Enter or a comma commits the typed tag (tags never contain commas). */
 export function TagChipsInput({

@@ -37,7 +37,7 @@ export function TemplatePreview({ info, templates }: { info: AppInfo; templates:
       data-testid="template-preview"
     >
       <div className="template-preview-head">
-        <h3 id="template-preview-title" className="template-preview-title">
+        <h3 id="template-preview-title" className="template-preview-title eyebrow">
           {t('sync.previewTitle')}
         </h3>
         <span className="form-note" aria-live="polite">
