@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { type PushDeps, queuePush } from '../server/domain/sync/push/push.service.ts';
 import { PushRefusedError, PushRetryLaterError, pushEnv } from '../server/domain/sync/push/push-http.ts';
-import { failPush, refusePush, runPush } from '../server/domain/sync/push/run-push.ts';
+import { failPush, runPush } from '../server/domain/sync/push/run-push.ts';
 import { log } from '../server/log.ts';
 import { QUEUES } from '../src/jobs.ts';
 import { jobProcessor } from './job-processor.ts';
@@ -28,7 +28,7 @@ export function pushProcessor(em: () => EntityManager, deps: PushDeps) {
           throw new DelayedError();
         }
         if (error instanceof PushRefusedError) {
-          await refusePush(em(), push);
+          // The run has unbound the integration (unless it was connected anew meanwhile).
           log.info('push credentials refused; unbound', { userId: push.userId, app: push.app });
           throw new UnrecoverableError(error.message);
         }

@@ -55,6 +55,10 @@ export const LIMITS = {
     perIpMinute: { max: 10, windowSeconds: 60 },
     perIpHour: { max: 60, windowSeconds: 3600 },
   },
+  /** A note-tool plugin polling for its token (about once a second while the user confirms). */
+  devicePoll: {
+    perIp: { max: 60, windowSeconds: 60 },
+  },
 } as const satisfies Record<string, Record<string, Omit<Limit, 'key'> | Backoff>>;
 
 const tooMany = (seconds: number) =>

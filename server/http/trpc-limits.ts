@@ -112,19 +112,24 @@ export const trpcBatchSize: RequestHandler = (req, _res, next) => {
   );
 };
 
+/** express.json with a body cap and the depth limit (for tRPC and the plain JSON routes). */
+export function jsonBody(limit: number): RequestHandler {
+  return express.json({
+    limit,
+    verify: (_req, _res, body, encoding) => {
+      const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
+      if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
+    },
+  });
+}
+
 /** express.json with the body cap of the procedures a request names and the depth limit. */
 export function trpcJsonBody(): RequestHandler {
   const parsers = new Map<number, RequestHandler>();
   const parserFor = (limit: number) => {
     let parser = parsers.get(limit);
     if (!parser) {
-      parser = express.json({
-        limit,
-        verify: (_req, _res, body, encoding) => {
-          const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
-          if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
-        },
-      });
+      parser = jsonBody(limit);
       parsers.set(limit, parser);
     }
     return parser;

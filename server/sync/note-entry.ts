@@ -12,7 +12,7 @@ import {
 /** The seed's note types: 3 is a daily note; anything else is read as a page. */
 const NOTE_TYPE = { page: 1, daily: 3 } as const;
 
-export interface SeedHighlightEntry {
+interface SeedHighlightEntry {
   note: string;
   imageUrl: string;
   /** Sic: the seed's spelling of "annotation". */
@@ -30,7 +30,7 @@ export interface SeedHighlightEntry {
   highlighttype: number;
 }
 
-export interface SeedNoteEntry {
+interface SeedNoteEntry {
   noteIdX: string;
   /** The seed's numeric id has no counterpart: Margin's ids are strings, so both carry the id. */
   noteId: string;

@@ -5,7 +5,7 @@ import { clock } from '../clock.ts';
 import type { Integration } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { setFlow, trashNotes } from '../domain/notes/organise.service.ts';
-import { enforceLimits } from '../domain/rate-limit.ts';
+import { enforceLimits, LIMITS } from '../domain/rate-limit.ts';
 import { type ExportBatch, exportBatch } from '../domain/sync/changes.ts';
 import { exportRecords } from '../domain/sync/export-records.ts';
 import {
@@ -15,15 +15,13 @@ import {
   takeSyncLease,
 } from '../domain/sync/integrations.service.ts';
 import { exportedNotesCondition } from '../domain/sync/note-filter.ts';
+import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
 import { decodeSyncCursor } from '../domain/sync/sync-cursor.ts';
 import { type DeviceRedemption, redeemDeviceTicket } from '../domain/sync/tokens.ts';
 import type { SyncCaller } from './sync-auth.ts';
 
 // The pull flow both fronts (Margin's /api/sync/v1 and the seed product's paths) speak:
 // init → download batches → ack, one client at a time per integration (the lease).
-
-/** Device-flow polls from one address: a plugin polls about once a second while the user confirms. */
-export const DEVICE_POLL_LIMIT = { max: 60, windowSeconds: 60 } as const;
 
 /** A note whose clip was queued or started this recently is still worth waiting for. */
 export const CLIP_WAIT_MS = 2 * 60_000;
@@ -36,7 +34,7 @@ export interface Lease {
   settings: IntegrationSettings;
 }
 
-export interface PullStart extends Lease {
+interface PullStart extends Lease {
   /** The cursor last acknowledged; null when everything is to be sent. */
   cursor: string | null;
   /** Notes the integration exports. */
@@ -138,14 +136,16 @@ export async function ackPull(
   });
 }
 
-/** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. */
-export async function archiveNote(em: EntityManager, caller: SyncCaller, noteId: string): Promise<void> {
+/** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. Push tools hear of it. */
+export async function archiveNote(deps: AppDeps, em: EntityManager, caller: SyncCaller, noteId: string) {
   await setFlow(em, caller.user, [noteId], Flow.archive);
+  await queueChangedPushes(em, deps, caller.user.id);
 }
 
-/** Delete from the note tool: the note goes to the trash; another user's note is NOT_FOUND. */
-export async function trashNote(em: EntityManager, caller: SyncCaller, noteId: string): Promise<void> {
+/** Delete from the note tool: the note goes to the trash (NOT_FOUND for another user's). Push tools hear of it. */
+export async function trashNote(deps: AppDeps, em: EntityManager, caller: SyncCaller, noteId: string) {
   await trashNotes(em, caller.user, [noteId]);
+  await queueChangedPushes(em, deps, caller.user.id);
 }
 
 /** A plugin's device-flow poll, limited per address. */
@@ -155,7 +155,7 @@ export async function pollDeviceToken(
   input: { ip: string; clientId: string },
 ): Promise<DeviceRedemption> {
   await enforceLimits(deps.redis, deps.config.redisPrefix, [
-    { key: `sync-token:ip:${input.ip}`, ...DEVICE_POLL_LIMIT },
+    { key: `sync-token:ip:${input.ip}`, ...LIMITS.devicePoll.perIp },
   ]);
   return redeemDeviceTicket(em, input.clientId);
 }

@@ -22,8 +22,11 @@ import {
 } from './pull.ts';
 import { type SyncCaller, syncCaller } from './sync-auth.ts';
 import {
+  DEVICE_EXPIRED,
+  DEVICE_PENDING,
   failureMessage,
   invalidToken,
+  NO_SUCH_CALL,
   type SyncErrorCode,
   type SyncFailure,
   syncFailureOf,
@@ -42,7 +45,7 @@ import { syncCors, syncJsonBody } from './sync-http.ts';
  * are Margin's: 2xxxx the device flow (gettoken polls again on any code but 1), 4xxxx the
  * request, 50000 the server.
  */
-export const SEED_CODE: Readonly<Record<SyncErrorCode | 'ok', number>> = {
+const SEED_CODE: Readonly<Record<SyncErrorCode | 'ok', number>> = {
   ok: 1,
   invalid_token: 10000,
   pending: 20001,
@@ -59,24 +62,20 @@ export const SEED_CODE: Readonly<Record<SyncErrorCode | 'ok', number>> = {
 };
 
 /** What the plugins' init waits on (PENDING: poll again in ~3 s) or downloads on (SYNCING). */
-export const TaskStatus = { pending: 'PENDING', syncing: 'SYNCING' } as const;
+const TaskStatus = { pending: 'PENDING', syncing: 'SYNCING' } as const;
 
 /**
  * The cursor that means "from the beginning". The plugins keep their own cursor when init sends
  * an empty one, so after a run the server asks for everything again (run once, a reconnection)
  * with this instead; sent back, it reads as no cursor.
  */
-export const START_CURSOR = 'start';
+const START_CURSOR = 'start';
 
 const CLIENT_HEADER: Record<PullApp, string> = {
   obsidian: 'Obsidian-Client',
   logseq: 'Logseq-Client',
   siyuan: 'Siyuan-Client',
 };
-
-const PENDING: SyncFailure = { status: 200, code: 'pending', messageKey: 'errors.deviceTicketPending' };
-const EXPIRED: SyncFailure = { status: 200, code: 'expired', messageKey: 'errors.deviceTicketExpired' };
-const NOT_FOUND: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
 
 /** At most this many batches of removals only are skipped in one download (see nextBatch). */
 const SKIPPED_BATCHES_MAX = 20;
@@ -207,13 +206,13 @@ export function seedRoutes(deps: AppDeps): Router {
 
   sync.post('/archive', async (req, res) => {
     const call = await begin(req, res);
-    await archiveNote(call.em, call.caller, zSeedNoteAction.parse(req.body).noteid);
+    await archiveNote(deps, call.em, call.caller, zSeedNoteAction.parse(req.body).noteid);
     sendData(res, null);
   });
 
   sync.post('/delete', async (req, res) => {
     const call = await begin(req, res);
-    await trashNote(call.em, call.caller, zSeedNoteAction.parse(req.body).noteid);
+    await trashNote(deps, call.em, call.caller, zSeedNoteAction.parse(req.body).noteid);
     sendData(res, null);
   });
 
@@ -224,10 +223,10 @@ export function seedRoutes(deps: AppDeps): Router {
     const { did } = zSeedGetToken.parse(req.body);
     const result = await pollDeviceToken(deps, deps.orm.em.fork(), { ip: req.ip ?? '', clientId: did });
     if (result.state === 'token') sendData(res, { accessToken: result.token });
-    else sendFailure(req, res, result.state === 'pending' ? PENDING : EXPIRED);
+    else sendFailure(req, res, result.state === 'pending' ? DEVICE_PENDING : DEVICE_EXPIRED);
   });
 
-  const notFound = (req: Request, res: Response) => sendFailure(req, res, NOT_FOUND, NOT_FOUND.status);
+  const notFound = (req: Request, res: Response) => sendFailure(req, res, NO_SUCH_CALL, NO_SUCH_CALL.status);
   const errors: ErrorRequestHandler = (err, req, res, _next) => sendFailure(req, res, syncFailureOf(err));
   const router = express.Router();
   router.use('/apix/openapi/wucai/sync', syncCors, syncJsonBody(), sync, notFound, errors);

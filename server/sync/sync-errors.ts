@@ -29,6 +29,20 @@ export interface SyncFailure {
 
 export const invalidToken = () => new AppError('UNAUTHORIZED', 'errors.syncTokenInvalid');
 
+/** The device flow's poll while the user has not confirmed, and after the ticket is gone. */
+export const DEVICE_PENDING: SyncFailure = {
+  status: 202,
+  code: 'pending',
+  messageKey: 'errors.deviceTicketPending',
+};
+export const DEVICE_EXPIRED: SyncFailure = {
+  status: 410,
+  code: 'expired',
+  messageKey: 'errors.deviceTicketExpired',
+};
+/** A path the front does not have. */
+export const NO_SUCH_CALL: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
+
 const TEMPLATE_KEYS = new Set(['errors.templateInvalid', 'errors.templateOutputTooLarge']);
 
 function fromAppError(error: AppError): SyncFailure {

@@ -1,24 +1,14 @@
-import express, { type Request, type RequestHandler } from 'express';
-import { jsonDepthExceeds } from '../http/trpc-limits.ts';
+import type { Request, RequestHandler } from 'express';
+import { jsonBody } from '../http/trpc-limits.ts';
 
 /**
  * A sync call's body: a client id, a cursor (≤ 512), at most six note ids, and the seed
  * plugins' few extra fields. 64 KB is far above any of them and far below what could hurt.
  */
-export const SYNC_BODY_MAX = 64 * 1024;
-
-const tooDeep = () => Object.assign(new Error('json.too.deep'), { status: 400, type: 'json.too.deep' });
+const SYNC_BODY_MAX = 64 * 1024;
 
 /** JSON bodies for the sync fronts (not tRPC, so they bring their own cap and depth check). */
-export function syncJsonBody(): RequestHandler {
-  return express.json({
-    limit: SYNC_BODY_MAX,
-    verify: (_req, _res, body, encoding) => {
-      const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
-      if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
-    },
-  });
-}
+export const syncJsonBody = (): RequestHandler => jsonBody(SYNC_BODY_MAX);
 
 /**
  * Note-tool plugins call from their app's own origin (Obsidian's `app://obsidian.md`, Logseq's

@@ -26,15 +26,18 @@ import {
   trashNote,
 } from './pull.ts';
 import { type SyncCaller, syncCaller } from './sync-auth.ts';
-import { failureMessage, type SyncFailure, syncFailureOf } from './sync-errors.ts';
+import {
+  DEVICE_EXPIRED,
+  DEVICE_PENDING,
+  failureMessage,
+  NO_SUCH_CALL,
+  type SyncFailure,
+  syncFailureOf,
+} from './sync-errors.ts';
 import { syncCors, syncJsonBody } from './sync-http.ts';
 
 // Margin's own pull API, /api/sync/v1 (src/schemas/sync.ts has every shape): JSON POSTs with
 // `Authorization: Bearer <token>`, errors as HTTP status + `{ error: { code, message } }`.
-
-const PENDING: SyncFailure = { status: 202, code: 'pending', messageKey: 'errors.deviceTicketPending' };
-const EXPIRED: SyncFailure = { status: 410, code: 'expired', messageKey: 'errors.deviceTicketExpired' };
-const NOT_FOUND: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
 
 function sendFailure(req: Request, res: Response, failure: SyncFailure): void {
   const message = failureMessage(req, failure, res.locals.language);
@@ -74,7 +77,7 @@ export function v1Routes(deps: AppDeps): Router {
       clientId: input.clientId,
     });
     if (result.state === 'token') res.json({ token: result.token });
-    else sendFailure(req, res, result.state === 'pending' ? PENDING : EXPIRED);
+    else sendFailure(req, res, result.state === 'pending' ? DEVICE_PENDING : DEVICE_EXPIRED);
   });
 
   router.post('/init', async (req, res) => {
@@ -122,17 +125,17 @@ export function v1Routes(deps: AppDeps): Router {
 
   router.post('/archive', async (req, res) => {
     const { em, caller } = await begin(req, res);
-    await archiveNote(em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
+    await archiveNote(deps, em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
     res.json({ ok: true });
   });
 
   router.post('/delete', async (req, res) => {
     const { em, caller } = await begin(req, res);
-    await trashNote(em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
+    await trashNote(deps, em, caller, zSyncNoteActionRequest.parse(req.body).noteId);
     res.json({ ok: true });
   });
 
-  router.use((req, res) => sendFailure(req, res, NOT_FOUND));
+  router.use((req, res) => sendFailure(req, res, NO_SUCH_CALL));
   const errors: ErrorRequestHandler = (err, req, res, _next) => sendFailure(req, res, syncFailureOf(err));
   router.use(errors);
   return router;

@@ -6,7 +6,7 @@ import { changesWaiting, exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
 import type { CursorOwner } from '../sync-cursor.ts';
 import { CONNECTORS } from './connectors.ts';
-import type { PushEnv } from './push-http.ts';
+import { type PushEnv, PushRefusedError } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
 
 /** The message keys a push leaves on the settings page. */
@@ -86,20 +86,30 @@ export async function runPush(
   const scope = { integrationId: integration.id, generation: integration.generation, settings, baseUrl };
   let cursor: string | null = integration.cursor ?? null;
   let count = 0;
-  for (;;) {
-    const page = await exportBatch(em, user, scope, cursor);
-    for (const record of page.records) count += await target.pushNote(record);
-    for (const noteId of page.deleted) count += await target.removeNote(noteId);
-    if (!(await advanceCursor(em, scope, cursor, page.cursor))) return { status: 'superseded', count };
-    cursor = page.cursor;
-    if (!page.hasMore) break;
+  try {
+    for (;;) {
+      const page = await exportBatch(em, user, scope, cursor);
+      for (const record of page.records) count += await target.pushNote(record);
+      for (const noteId of page.deleted) count += await target.removeNote(noteId);
+      if (!(await advanceCursor(em, scope, cursor, page.cursor))) return { status: 'superseded', count };
+      cursor = page.cursor;
+      if (!page.hasMore) break;
+    }
+  } catch (error) {
+    if (error instanceof PushRefusedError) await refusePush(em, job, integration.generation);
+    throw error;
   }
   await recordRun(em, job, { result: 'ok', error: null, count });
   return { status: 'done', count, waiting: await changesWaiting(em, job.userId, scope, cursor) };
 }
 
 /** The tool refused the credentials: unbound, with the reason on the settings page. */
-export async function refusePush(em: EntityManager, job: PushJob): Promise<void> {
+export async function refusePush(em: EntityManager, job: PushJob, generation?: number): Promise<void> {
+  // Reconnected (with new credentials) while the refused run went on: the new connection stays.
+  if (generation !== undefined) {
+    const now = await em.findOne(Integration, { user: job.userId, app: job.app }, { fields: ['generation'] });
+    if (now?.generation !== generation) return;
+  }
   await unbind(em, em.getReference(User, job.userId), job.app);
   await recordRun(em, job, { result: 'error', error: PUSH_ERRORS.keyRevoked, count: 0 });
 }
