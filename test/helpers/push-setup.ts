@@ -6,7 +6,7 @@ import { findJob } from '../../server/queue.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
-import type { PushApp } from '../../src/schemas/sync.ts';
+import type { ConnectPushInput, PushApp } from '../../src/schemas/sync.ts';
 import { createTestDeps, type TestDeps } from './deps.ts';
 import { makeClippedNote } from './notes.ts';
 import { signedInUser } from './users.ts';
@@ -49,6 +49,19 @@ export async function readerWithNote(deps: TestDeps, title: string, text: string
   const reader = await signedInUser(deps);
   const note = await makeClippedNote(deps, reader.user.id, { title, text });
   return { reader, note: { id: note.id, text } };
+}
+
+/** A reader with a note, connected to `app` with `credentials`, once the first push has run. */
+export async function connectedReader(
+  deps: TestDeps,
+  note: { title: string; text: string },
+  connection: ConnectPushInput,
+) {
+  const made = await readerWithNote(deps, note.title, note.text);
+  const since = now();
+  const view = await made.reader.caller.sync.connectPush(connection);
+  await pushSettled(deps, made.reader.user.id, connection.app, since);
+  return { ...made, view };
 }
 
 /** Highlights `phrase` in the note (its first occurrence). */

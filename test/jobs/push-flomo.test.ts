@@ -3,6 +3,7 @@ import { FLOMO_POST_INTERVAL_MS } from '../../server/domain/sync/push/flomo.ts';
 import { findJob } from '../../server/queue.ts';
 import { type FlomoServer, startFlomo } from '../helpers/push-servers.ts';
 import {
+  connectedReader,
   finishedPushJobs,
   highlight,
   integrationRow,
@@ -33,12 +34,13 @@ afterAll(async () => {
 });
 
 /** A reader with a note and flomo connected, after the push connecting queues (nothing to send yet). */
-async function connectedReader(title: string) {
-  const { reader, note } = await readerWithNote(env.deps, title, TEXT);
+async function connectReader(title: string) {
   const webhookUrl = flomo.newWebhook();
-  const since = now();
-  const view = await reader.caller.sync.connectPush({ app: 'flomo', credentials: { webhookUrl } });
-  await pushSettled(env.deps, reader.user.id, 'flomo', since);
+  const { reader, note, view } = await connectedReader(
+    env.deps,
+    { title, text: TEXT },
+    { app: 'flomo', credentials: { webhookUrl } },
+  );
   return { reader, note, webhookUrl, view };
 }
 
@@ -64,7 +66,7 @@ describe('connecting flomo', () => {
   });
 
   test('the webhook is saved and the integration bound, but the client never gets it back', async () => {
-    const { reader, webhookUrl, view } = await connectedReader('Connected');
+    const { reader, webhookUrl, view } = await connectReader('Connected');
     expect(view).toMatchObject({ app: 'flomo', bound: true, enabled: true });
     const everything = JSON.stringify([view, await reader.caller.sync.integrations()]);
     expect(everything).not.toContain(new URL(webhookUrl).pathname.split('/')[3]);
@@ -74,7 +76,7 @@ describe('connecting flomo', () => {
 
 describe('pushing to flomo', () => {
   test('highlights made close together are one push: a memo each, once, a second apart', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Burst');
+    const { reader, note, webhookUrl } = await connectReader('Burst');
     const since = now();
     const burst = Date.now();
     await Promise.all([
@@ -106,7 +108,7 @@ describe('pushing to flomo', () => {
   });
 
   test('a push that fails midway is retried and sends each highlight once', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Midway');
+    const { reader, note, webhookUrl } = await connectReader('Midway');
     const path = new URL(webhookUrl).pathname;
     // The push's second post fails once (flomo having a bad moment).
     flomo.failNext(1, { path, after: 1 });
@@ -128,7 +130,7 @@ describe('pushing to flomo', () => {
   });
 
   test('an annotation added later is a new memo (flomo has no edit); removing it sends nothing', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Annotated');
+    const { reader, note, webhookUrl } = await connectReader('Annotated');
     let since = now();
     const made = await highlight(reader, note, 'Reading slowly is reading twice');
     await pushSettled(env.deps, reader.user.id, 'flomo', since);
@@ -149,7 +151,7 @@ describe('pushing to flomo', () => {
   });
 
   test('a flomo that keeps failing shows the error after the retries; retry sends it', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Failing');
+    const { reader, note, webhookUrl } = await connectReader('Failing');
     const path = new URL(webhookUrl).pathname;
     flomo.failNext(1000, { path });
     const since = now();
@@ -175,7 +177,7 @@ describe('pushing to flomo', () => {
   });
 
   test('a webhook flomo no longer knows unbinds the integration and says why', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Revoked');
+    const { reader, note, webhookUrl } = await connectReader('Revoked');
     flomo.revoke(webhookUrl);
     const since = now();
     await highlight(reader, note, 'The river bends around the stone');
@@ -191,7 +193,7 @@ describe('pushing to flomo', () => {
   });
 
   test('a highlight committed behind a transaction still open elsewhere is pushed once that one ends', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Behind');
+    const { reader, note, webhookUrl } = await connectReader('Behind');
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -224,7 +226,7 @@ describe('pushing to flomo', () => {
   });
 
   test('a disabled integration pushes nothing', async () => {
-    const { reader, note, webhookUrl } = await connectedReader('Disabled');
+    const { reader, note, webhookUrl } = await connectReader('Disabled');
     await reader.caller.sync.setEnabled({ app: 'flomo', enabled: false });
     await highlight(reader, note, 'Patience is a quiet discipline');
     // Nothing is queued for a highlight; a push asked for ("run once") runs and sends nothing.

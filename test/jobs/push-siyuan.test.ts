@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SIYUAN_NOTE_ATTRIBUTE } from '../../server/domain/sync/push/siyuan.ts';
 import { type SiyuanServer, startSiyuan } from '../helpers/push-servers.ts';
 import {
+  connectedReader,
   highlight,
   integrationRow,
   now,
@@ -44,14 +45,12 @@ afterAll(async () => {
   await stranger?.close();
 });
 
-async function connectedReader(title: string) {
-  const { reader, note } = await readerWithNote(env.deps, title, TEXT);
-  const since = now();
-  await reader.caller.sync.connectPush({
-    app: 'siyuan',
-    credentials: { kernelUrl: kernel.origin, token: kernel.token, notebook: 'Margin' },
-  });
-  await pushSettled(env.deps, reader.user.id, 'siyuan', since);
+async function connectReader(title: string) {
+  const { reader, note } = await connectedReader(
+    env.deps,
+    { title, text: TEXT },
+    { app: 'siyuan', credentials: { kernelUrl: kernel.origin, token: kernel.token, notebook: 'Margin' } },
+  );
   return { reader, note };
 }
 
@@ -116,7 +115,7 @@ describe('connecting SiYuan', () => {
 
 describe('pushing to SiYuan', () => {
   test('a note is a document marked with its id, overwritten when it changes, removed with it', async () => {
-    const { reader, note } = await connectedReader('Blocks and trees');
+    const { reader, note } = await connectReader('Blocks and trees');
     let since = now();
     const made = await highlight(reader, note, 'Documents are trees of blocks');
     expect(await pushSettled(env.deps, reader.user.id, 'siyuan', since)).toMatchObject({ lastResult: 'ok' });
@@ -147,7 +146,7 @@ describe('pushing to SiYuan', () => {
   });
 
   test('a document made by a push whose record was lost is found by its attribute, not made twice', async () => {
-    const { reader, note } = await connectedReader('Ids never change');
+    const { reader, note } = await connectReader('Ids never change');
     let since = now();
     const made = await highlight(reader, note, 'Every block has an id that never changes');
     await pushSettled(env.deps, reader.user.id, 'siyuan', since);
@@ -165,7 +164,7 @@ describe('pushing to SiYuan', () => {
   });
 
   test('a token the kernel no longer accepts unbinds the integration and says why', async () => {
-    const { reader, note } = await connectedReader('Revoked');
+    const { reader, note } = await connectReader('Revoked');
     const token = kernel.token;
     kernel.token = 'changed-in-settings';
     try {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startWorkflowy, type WorkflowyServer } from '../helpers/push-servers.ts';
 import {
+  connectedReader,
   finishedPushJobs,
   highlight,
   integrationRow,
@@ -32,12 +33,13 @@ afterAll(async () => {
 
 const PARENT = '7f3c2a10-5b1d-4e2f-9a8b-0c1d2e3f4a5b';
 
-async function connectedReader(title: string) {
-  const { reader, note } = await readerWithNote(env.deps, title, TEXT);
+async function connectReader(title: string) {
   const apiKey = workflowy.newKey();
-  const since = now();
-  await reader.caller.sync.connectPush({ app: 'workflowy', credentials: { apiKey, parentId: PARENT } });
-  await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+  const { reader, note } = await connectedReader(
+    env.deps,
+    { title, text: TEXT },
+    { app: 'workflowy', credentials: { apiKey, parentId: PARENT } },
+  );
   return { reader, note, apiKey };
 }
 
@@ -70,7 +72,7 @@ describe('connecting WorkFlowy', () => {
 
 describe('pushing to WorkFlowy', () => {
   test('a highlight is a node under the parent, updated in place when it changes, deleted with it', async () => {
-    const { reader, note, apiKey } = await connectedReader('Outlines');
+    const { reader, note, apiKey } = await connectReader('Outlines');
     let since = now();
     const made = await highlight(reader, note, 'Every bullet can hold a world');
     expect(await pushSettled(env.deps, reader.user.id, 'workflowy', since)).toMatchObject({
@@ -102,7 +104,7 @@ describe('pushing to WorkFlowy', () => {
   });
 
   test("trashing a note deletes its highlights' nodes; restoring it makes them again", async () => {
-    const { reader, note, apiKey } = await connectedReader('Trash and back');
+    const { reader, note, apiKey } = await connectReader('Trash and back');
     let since = now();
     await highlight(reader, note, 'A heading is a promise the children keep');
     await pushSettled(env.deps, reader.user.id, 'workflowy', since);
@@ -122,7 +124,7 @@ describe('pushing to WorkFlowy', () => {
   });
 
   test('a node deleted in WorkFlowy is made again when its highlight changes', async () => {
-    const { reader, note, apiKey } = await connectedReader('Gone');
+    const { reader, note, apiKey } = await connectReader('Gone');
     let since = now();
     const made = await highlight(reader, note, 'Zoom in to think');
     await pushSettled(env.deps, reader.user.id, 'workflowy', since);
@@ -140,7 +142,7 @@ describe('pushing to WorkFlowy', () => {
   });
 
   test('429 with retry_after: the push waits that long, then sends, without spending an attempt', async () => {
-    const { reader, note, apiKey } = await connectedReader('Limited');
+    const { reader, note, apiKey } = await connectReader('Limited');
     workflowy.rateLimitNext(1);
     const since = now();
     await highlight(reader, note, 'A heading is a promise the children keep');
@@ -158,7 +160,7 @@ describe('pushing to WorkFlowy', () => {
   });
 
   test('a revoked key unbinds the integration and says why', async () => {
-    const { reader, note, apiKey } = await connectedReader('Revoked');
+    const { reader, note, apiKey } = await connectReader('Revoked');
     workflowy.revoke(apiKey);
     const since = now();
     await highlight(reader, note, 'Outlines grow from the top down');
