@@ -136,10 +136,9 @@ describe('pushing to SiYuan', () => {
     expect(docs[0]?.id).toBe(doc?.id);
     expect(docs[0]?.markdown).toContain('Turtles, but blocks.');
 
-    // Trashing a note is no highlight change: it goes out with the next push (here, "retry").
-    await reader.caller.notes.trash({ ids: [note.id] });
+    // Trashing the note queues a push, which removes its document.
     since = now();
-    await reader.caller.sync.retryPush({ app: 'siyuan' });
+    await reader.caller.notes.trash({ ids: [note.id] });
     await pushSettled(env.deps, reader.user.id, 'siyuan', since);
     expect(documentsOf(note.id)).toEqual([]);
     expect(kernel.documents.has(doc?.id ?? '')).toBe(false);
