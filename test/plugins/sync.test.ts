@@ -1,7 +1,4 @@
-import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,13 +11,13 @@ import type { PullResult } from '../../plugins/core/pull.ts';
 import { emptyState, type SyncState } from '../../plugins/core/state.ts';
 import type { Vault } from '../../plugins/core/vault.ts';
 import { PageVault } from '../../plugins/logseq/page-vault.ts';
-import { createApp } from '../../server/app.ts';
 import { createSyncToken } from '../../server/domain/sync/tokens.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import type { IntegrationSettings } from '../../src/schemas/sync.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
 import { article } from '../helpers/site.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -29,19 +26,18 @@ import { FsVault } from './fs-vault.ts';
 
 let deps: TestDeps;
 let workers: RunningWorkers;
-let server: Server;
+let server: RunningServer;
 let base: string;
 const dirs: string[] = [];
 
 beforeAll(async () => {
   deps = await createTestDeps();
   workers = await startWorkers(deps);
-  server = createApp(deps).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startServer(deps);
+  base = server.url;
 });
 afterAll(async () => {
-  server?.close();
+  await server?.close();
   await workers?.close();
   await deps?.close();
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
