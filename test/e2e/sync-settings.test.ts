@@ -203,9 +203,7 @@ describe('sync settings in Chromium', () => {
     await input.press('Enter');
     await row.getByText('Desk graph').waitFor();
     // Focus is back on the button that opened the form, not lost to the page.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent))
-      .toBe('Rename');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Rename');
     await expect(user.caller.sync.tokens()).resolves.toMatchObject([{ name: 'Desk graph', app: 'logseq' }]);
 
     await row.getByRole('button', { name: 'Revoke' }).click();
