@@ -29,8 +29,8 @@ async function start(): Promise<void> {
   const queryClient = createQueryClient();
   const trpcClient = createTrpcClient();
   await pageParsed();
-  preload(queryClient, trpcClient, window.location);
-  await i18nReady;
+  const routeCode = preload(queryClient, trpcClient, window.location);
+  await Promise.all([i18nReady, routeCode.catch(() => undefined)]);
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(

@@ -19,15 +19,20 @@ function readBootData(): BootData | undefined {
 /**
  * Before React renders: the signed-in user and the home list's first chunk from the page itself,
  * or else the route's first data requested at once rather than after `auth.me` and the first
- * render.
+ * render. Resolves when the route's own code is in, so the first render need not suspend.
  */
-export function preload(queryClient: QueryClient, trpcClient: TrpcClient, location: Location): void {
+export function preload(
+  queryClient: QueryClient,
+  trpcClient: TrpcClient,
+  location: Location,
+): Promise<unknown> {
   const boot = readBootData();
-  if (!boot) return; // the pages ask for the user themselves
+  if (!boot) return Promise.resolve(); // the pages ask for the user themselves
   const trpc = trpcOptions(trpcClient, queryClient);
   queryClient.setQueryData(trpc.auth.me.queryKey(), boot.me);
   if (boot.me && location.pathname === '/') {
     preloadHomeList(queryClient, trpc, location.search, boot.homeList);
-    preloadReader(queryClient, trpc, location.search);
+    return preloadReader(queryClient, trpc, location.search);
   }
+  return Promise.resolve();
 }

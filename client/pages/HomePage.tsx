@@ -18,6 +18,7 @@ import {
   withFilters,
 } from '../features/notes/note-list-url.ts';
 import { SearchBox } from '../features/notes/SearchBox.tsx';
+import { LazyReader } from '../features/reader/preload-reader.ts';
 import { readerPath } from '../features/reader/reader-links.ts';
 import { useTRPC } from '../trpc.ts';
 import '../styles/notes.css';
@@ -29,7 +30,6 @@ const FilterChips = lazy(() =>
 const ListControls = lazy(() =>
   import('../features/notes/ListControls.tsx').then((m) => ({ default: m.ListControls })),
 );
-const Reader = lazy(() => import('../features/reader/Reader.tsx').then((m) => ({ default: m.Reader })));
 const HighlightLinkResolver = lazy(() => import('../features/reader/HighlightLinkResolver.tsx'));
 const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
 
@@ -136,7 +136,7 @@ export function HomePage() {
       )}
       {me && readerNoteId && (
         <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>
-          <Reader key={readerNoteId} noteId={readerNoteId} onBack={closeReader} />
+          <LazyReader key={readerNoteId} noteId={readerNoteId} onBack={closeReader} />
         </Suspense>
       )}
       {me && (

@@ -47,3 +47,29 @@ test('?nx={highlight}&vs={view} opens the reader on that highlight’s note; 24 
   await expect(page.getByTestId('recent-daily').textContent()).resolves.toContain('a thought for today');
   await page.context().close();
 });
+
+test('a reader address opened directly shows the note without a loading step in between', async () => {
+  const { page, user } = await app.signIn('/');
+  const saved = await makeClippedNote(app.deps, user.user.id, {
+    title: 'Straight in',
+    text: 'The reader comes up with its note, not a loading line first.',
+  });
+  // Everything the page showed before the reader, recorded from the first byte on.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { shownBeforeReader: string[] }).shownBeforeReader = seen;
+    new MutationObserver((_, observer) => {
+      if (document.querySelector('[data-testid="reader"]')) return observer.disconnect();
+      const home = document.querySelector('[data-testid="home"]');
+      if (home?.textContent) seen.push(home.textContent);
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto(app.url(`/?pi=${saved.id}&vs=article`));
+  await page.getByTestId('reader').waitFor();
+  await expect(page.getByTestId('reader-content').textContent()).resolves.toContain('loading line');
+  const shown = await page.evaluate(
+    () => (window as unknown as { shownBeforeReader: string[] }).shownBeforeReader,
+  );
+  expect(shown.filter((text) => text.includes('Loading'))).toEqual([]);
+  await page.context().close();
+});
