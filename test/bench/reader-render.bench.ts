@@ -16,7 +16,10 @@
 // --trace FILE (records a Chromium performance trace of one more load per mode, FILE-<mode>.json,
 // for chrome://tracing or the DevTools Performance panel), --client DIR (repeatable: also time
 // another client build, e.g. one built from an older commit with `vite build --outDir DIR`; the
-// builds take turns, so they share the machine's noise).
+// builds take turns, so they share the machine's noise). With --client every build's index.html
+// is the static file, without the signed-in user the server writes into it, so the page asks
+// for the user first and nothing is preloaded: a slower path than production's. To compare
+// against an older commit as users get it, run this bench in that commit's checkout instead.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
