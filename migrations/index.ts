@@ -15,6 +15,7 @@ import { Migration20261124120000_daily_notes_are_notes } from './Migration202611
 import { Migration20261125100000_note_counts } from './Migration20261125100000_note_counts.ts';
 import { Migration20261125110000_search_positions } from './Migration20261125110000_search_positions.ts';
 import { Migration20261126100000_sync } from './Migration20261126100000_sync.ts';
+import { Migration20261127100000_api_tokens } from './Migration20261127100000_api_tokens.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   Migration20261125100000_note_counts,
   Migration20261125110000_search_positions,
   Migration20261126100000_sync,
+  Migration20261127100000_api_tokens,
 ];

@@ -5,6 +5,7 @@ import { foldersRouter } from './folders.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
 import { notesRouter } from './notes.router.ts';
+import { openapiRouter } from './openapi.router.ts';
 import { syncRouter } from './sync.router.ts';
 import { systemRouter } from './system.router.ts';
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   folders: foldersRouter,
   daily: dailyRouter,
   sync: syncRouter,
+  openapi: openapiRouter,
 });
 
 export type AppRouter = typeof appRouter;

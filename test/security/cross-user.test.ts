@@ -39,10 +39,13 @@ const standIn: Fixtures = {
   ticketId: 'STANDIN-TICKET-ID',
   ticketSecret: 'STANDIN-TICKET-SECRET',
   syncTokenId: 987_654_321,
+  apiTokenId: 987_654_322,
 };
 const takingOwnedIds = PROCEDURES.filter((p) => {
   const input = JSON.stringify(sampleInput(p.path, standIn) ?? null);
-  return [...ownedIds(standIn), String(standIn.syncTokenId)].some((id) => input.includes(id));
+  return [...ownedIds(standIn), String(standIn.syncTokenId), String(standIn.apiTokenId)].some((id) =>
+    input.includes(id),
+  );
 });
 
 describe("another user's ids", () => {

@@ -61,6 +61,7 @@ export interface Fixtures {
   ticketId: string;
   ticketSecret: string;
   syncTokenId: number;
+  apiTokenId: number;
 }
 
 /** Ids in a fixture set that belong to its user: a second user must never reach them. */
@@ -183,6 +184,11 @@ const SAMPLES: Samples = {
     }),
     retryPush: () => ({ app: 'workflowy' }),
   },
+  openapi: {
+    tokens: () => undefined,
+    createToken: () => ({ name: 'Shortcuts', scopes: ['read', 'daily'], expiresInDays: 30 }),
+    revokeToken: (fx) => ({ id: fx.apiTokenId }),
+  },
 };
 
 export function sampleInput(path: string, fx: Fixtures): unknown {
@@ -301,6 +307,11 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     app: 'obsidian',
     name: `${marker} token`,
   });
+  const { view: apiToken } = await user.caller.openapi.createToken({
+    name: `${marker} api token`,
+    scopes: ['read'],
+    expiresInDays: null,
+  });
   const fx: Fixtures = {
     email: user.user.email ?? '',
     noteId: note.id,
@@ -311,6 +322,7 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     ticketId,
     ticketSecret: secret,
     syncTokenId: syncToken.id,
+    apiTokenId: apiToken.id,
   };
   return { ...user, fx };
 }

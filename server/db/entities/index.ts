@@ -1,3 +1,4 @@
+import { ApiTokenSchema } from './api-token.entity.ts';
 import { AuthBindingSchema } from './auth-binding.entity.ts';
 import { DeviceTicketSchema } from './device-ticket.entity.ts';
 import { FolderSchema } from './folder.entity.ts';
@@ -10,6 +11,7 @@ import { SyncTokenSchema } from './sync-token.entity.ts';
 import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
 
+export { ApiToken } from './api-token.entity.ts';
 export { AuthBinding } from './auth-binding.entity.ts';
 export { DeviceTicket } from './device-ticket.entity.ts';
 export { Folder } from './folder.entity.ts';
@@ -35,4 +37,5 @@ export const ENTITIES = [
   IntegrationSchema,
   SyncTokenSchema,
   DeviceTicketSchema,
+  ApiTokenSchema,
 ];
