@@ -8,6 +8,7 @@ import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
 import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
+import { sweepWebhooks } from '../server/domain/webhooks/queue.ts';
 import { enqueue, findJob, type Queues } from '../server/queue.ts';
 import { JOBS, QUEUES } from '../src/jobs.ts';
 import { SEARCH_TOKENS_VERSION } from '../src/search/tokens.ts';
@@ -20,6 +21,7 @@ export const MAINTENANCE_JOBS = {
   sweepStaleClips: JOBS.sweepStaleClips.name,
   purgeTrash: JOBS.purgeTrash.name,
   reindexSearch: JOBS.reindexSearch.name,
+  sweepWebhooks: JOBS.sweepWebhooks.name,
 };
 
 /** The id of the one re-index job for the current tokenizer version. */
@@ -53,6 +55,7 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
   return jobProcessor(QUEUES.maintenance, {
     purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
     sweepStaleClips: () => sweepStaleClips(em(), deps.queues),
+    sweepWebhooks: () => sweepWebhooks(em(), deps.queues),
     reindexSearch: () => reindexSearch(em()),
     purgeExpiredSessions: async () => ({
       deleted: await purgeExpiredSessions(em()),

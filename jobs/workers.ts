@@ -10,6 +10,7 @@ import { clipProcessor } from './clip.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
 import { maintenanceProcessor, queueSearchReindexIfBehind } from './maintenance.processor.ts';
 import { pushProcessor } from './push.processor.ts';
+import { webhookProcessor } from './webhook.processor.ts';
 
 export interface RunningWorkers {
   /**
@@ -40,6 +41,7 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
     [QUEUES.mail]: mailProcessor(mailer),
     [QUEUES.clip]: clipProcessor(em, clipEnv),
     [QUEUES.push]: pushProcessor(em, deps),
+    [QUEUES.webhook]: webhookProcessor(em, deps),
   };
   const workers = QUEUE_NAMES.map((name) => {
     const worker = new Worker(name, processors[name], {

@@ -16,6 +16,7 @@ import { Migration20261125100000_note_counts } from './Migration20261125100000_n
 import { Migration20261125110000_search_positions } from './Migration20261125110000_search_positions.ts';
 import { Migration20261126100000_sync } from './Migration20261126100000_sync.ts';
 import { Migration20261127100000_api_tokens } from './Migration20261127100000_api_tokens.ts';
+import { Migration20261127110000_webhooks } from './Migration20261127110000_webhooks.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   Migration20261125110000_search_positions,
   Migration20261126100000_sync,
   Migration20261127100000_api_tokens,
+  Migration20261127110000_webhooks,
 ];

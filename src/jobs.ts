@@ -12,6 +12,7 @@ export const QUEUES = {
   mail: 'mail',
   maintenance: 'maintenance',
   push: 'push',
+  webhook: 'webhook',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
@@ -22,6 +23,8 @@ export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES
   [QUEUES.maintenance]: 1,
   // Pushes mostly wait on the note tools (flomo is paced at a post a second).
   [QUEUES.push]: 8,
+  // Deliveries wait on the receivers (10 s at most each); one endpoint's run at a time.
+  [QUEUES.webhook]: 8,
 };
 
 /** The BullMQ job options the registry sets (a subset of BullMQ's `JobsOptions`). */
@@ -95,6 +98,9 @@ export const zPushJob = z.object({
 });
 export type PushJob = z.infer<typeof zPushJob>;
 
+/** Send one webhook endpoint's waiting deliveries, in order. */
+export const zWebhookDeliverJob = z.object({ endpointId: z.string().min(1).max(32) });
+
 /** Maintenance jobs that carry nothing. */
 const zNoPayload = z.object({});
 
@@ -155,6 +161,27 @@ export const JOBS = {
     // The backoff's delay is PUSH_RETRY_DELAY_MS (server/config.ts), set as the job is added.
     options: DEFAULT_JOB_OPTIONS,
     debounced: true,
+  }),
+  /**
+   * Queued (debounced, so one per endpoint runs at a time) after a change recorded events, by
+   * "send test event" and by the sweep; a failed delivery delays the job until its retry time.
+   */
+  webhookDeliver: defineJob({
+    queue: QUEUES.webhook,
+    name: 'deliver',
+    payload: zWebhookDeliverJob,
+    jobId: ({ endpointId }) => `webhook-${endpointId}`,
+    options: DEFAULT_JOB_OPTIONS,
+    debounced: true,
+  }),
+  /** Queues every webhook endpoint with deliveries waiting (the safety net) and purges the old log. */
+  sweepWebhooks: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'sweep-webhooks',
+    payload: zNoPayload,
+    jobId: () => 'sweep-webhooks',
+    options: DEFAULT_JOB_OPTIONS,
+    schedule: { every: 60_000 },
   }),
   sweepStaleClips: defineJob({
     queue: QUEUES.maintenance,

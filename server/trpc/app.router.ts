@@ -8,6 +8,7 @@ import { notesRouter } from './notes.router.ts';
 import { openapiRouter } from './openapi.router.ts';
 import { syncRouter } from './sync.router.ts';
 import { systemRouter } from './system.router.ts';
+import { webhooksRouter } from './webhooks.router.ts';
 
 export const appRouter = router({
   system: systemRouter,
@@ -18,6 +19,7 @@ export const appRouter = router({
   folders: foldersRouter,
   daily: dailyRouter,
   sync: syncRouter,
+  webhooks: webhooksRouter,
   openapi: openapiRouter,
 });
 

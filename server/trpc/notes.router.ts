@@ -37,13 +37,13 @@ import {
   trashNotes,
 } from '../domain/notes/organise.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
-import { changesExports } from './push-trigger.ts';
+import { changesExports, emitsWebhooks } from './push-trigger.ts';
 
 const changed = (n: number) => ({ changed: n });
 
 export const notesRouter = router({
   /** Save a URL; the worker fetches and parses it. Saving it again returns the same note. */
-  clip: protectedProcedure
+  clip: emitsWebhooks
     .input(zClipInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
@@ -52,7 +52,7 @@ export const notesRouter = router({
     }),
 
   /** Save a page with its HTML (extension, bookmarklet): parsed the same way, never fetched. */
-  clipHtml: protectedProcedure
+  clipHtml: emitsWebhooks
     .input(zClipHtmlInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {

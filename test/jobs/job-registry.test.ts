@@ -112,6 +112,7 @@ describe('enqueue', () => {
       'purge-expired-sessions',
       'purge-trash',
       'sweep-stale-clips',
+      'sweep-webhooks',
     ]);
     expect(
       schedulers
@@ -135,6 +136,7 @@ describe('a malformed job put on the queue directly (raw BullMQ)', () => {
       sweepStaleClips: vi.fn(async () => 'swept'),
       purgeTrash: vi.fn(async () => 'purged'),
       reindexSearch: vi.fn(async () => 'reindexed'),
+      sweepWebhooks: vi.fn(async () => 'swept'),
     } satisfies JobHandlers<'maintenance'>;
     const connection = createRedis(deps.config.redisUrl, 'worker');
     const worker = new Worker(QUEUES.maintenance, jobProcessor(QUEUES.maintenance, handlers), {

@@ -40,6 +40,7 @@ const standIn: Fixtures = {
   ticketSecret: 'STANDIN-TICKET-SECRET',
   syncTokenId: 987_654_321,
   apiTokenId: 987_654_322,
+  webhookEndpointId: 'STANDIN-WEBHOOK-ID',
 };
 const takingOwnedIds = PROCEDURES.filter((p) => {
   const input = JSON.stringify(sampleInput(p.path, standIn) ?? null);

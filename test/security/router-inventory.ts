@@ -62,10 +62,11 @@ export interface Fixtures {
   ticketSecret: string;
   syncTokenId: number;
   apiTokenId: number;
+  webhookEndpointId: string;
 }
 
 /** Ids in a fixture set that belong to its user: a second user must never reach them. */
-export const ownedIds = (fx: Fixtures) => [fx.noteId, fx.highlightId, fx.folderId];
+export const ownedIds = (fx: Fixtures) => [fx.noteId, fx.highlightId, fx.folderId, fx.webhookEndpointId];
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Samples = {
@@ -188,6 +189,15 @@ const SAMPLES: Samples = {
     tokens: () => undefined,
     createToken: () => ({ name: 'Shortcuts', scopes: ['read', 'daily'], expiresInDays: 30 }),
     revokeToken: (fx) => ({ id: fx.apiTokenId }),
+  },
+  webhooks: {
+    list: () => undefined,
+    create: () => ({ url: 'https://hooks.example.test/margin', events: ['highlight.created'] }),
+    update: (fx) => ({ id: fx.webhookEndpointId, events: ['note.created'], enabled: false }),
+    remove: (fx) => ({ id: fx.webhookEndpointId }),
+    rollSecret: (fx) => ({ id: fx.webhookEndpointId }),
+    deliveries: (fx) => ({ id: fx.webhookEndpointId, limit: 10 }),
+    sendTest: (fx) => ({ id: fx.webhookEndpointId }),
   },
 };
 
@@ -312,6 +322,10 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     scopes: ['read'],
     expiresInDays: null,
   });
+  const { endpoint } = await user.caller.webhooks.create({
+    url: `https://hooks.example.test/${marker}`,
+    events: ['highlight.created', 'note.updated'],
+  });
   const fx: Fixtures = {
     email: user.user.email ?? '',
     noteId: note.id,
@@ -323,6 +337,7 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     ticketSecret: secret,
     syncTokenId: syncToken.id,
     apiTokenId: apiToken.id,
+    webhookEndpointId: endpoint.id,
   };
   return { ...user, fx };
 }

@@ -10,6 +10,8 @@ import { SessionSchema } from './session.entity.ts';
 import { SyncTokenSchema } from './sync-token.entity.ts';
 import { UserSchema } from './user.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
+import { WebhookDeliverySchema } from './webhook-delivery.entity.ts';
+import { WebhookEndpointSchema } from './webhook-endpoint.entity.ts';
 
 export { ApiToken } from './api-token.entity.ts';
 export { AuthBinding } from './auth-binding.entity.ts';
@@ -23,6 +25,8 @@ export { Session } from './session.entity.ts';
 export { SyncToken } from './sync-token.entity.ts';
 export { User } from './user.entity.ts';
 export { VerificationCode } from './verification-code.entity.ts';
+export { WebhookDelivery } from './webhook-delivery.entity.ts';
+export { WebhookEndpoint } from './webhook-endpoint.entity.ts';
 
 /** Every entity schema, registered with the ORM in one place. */
 export const ENTITIES = [
@@ -37,5 +41,7 @@ export const ENTITIES = [
   IntegrationSchema,
   SyncTokenSchema,
   DeviceTicketSchema,
+  WebhookEndpointSchema,
+  WebhookDeliverySchema,
   ApiTokenSchema,
 ];

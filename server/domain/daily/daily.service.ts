@@ -12,6 +12,8 @@ import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
 import { type ExportFormat, exportFile } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexNote } from '../search/search-index.ts';
+import { dailyAppended } from '../webhooks/event-data.ts';
+import { recordWebhookEvent } from '../webhooks/events.ts';
 
 export function today(user: User, now = clock.now()): string {
   return dayKey(now, user.timeZone);
@@ -157,11 +159,18 @@ export async function appendToToday(em: EntityManager, user: User, text: string,
   return appendToDay(em, user, date, `**${time}** ${text}`);
 }
 
-async function appendToDay(em: EntityManager, user: User, date: string, block: string) {
+async function appendToDay(
+  em: EntityManager,
+  user: User,
+  date: string,
+  block: string,
+  highlightIds: string[] = [],
+) {
   const now = clock.now();
   return em.transactional(async (tem) => {
     const row = await lockDay(tem, user, date, now);
     const text = row.text ? `${row.text}\n\n${block}` : block;
+    await recordWebhookEvent(tem, user, 'daily.appended', dailyAppended(date, row.id, block, highlightIds));
     return writeDay(tem, user, row, text, now);
   });
 }
@@ -199,11 +208,13 @@ export async function moveHighlightsToDaily(
   if (highlights.length !== new Set(ids).size) throw new AppError('NOT_FOUND');
   const block = highlights.map(highlightBlock).join('\n\n');
   const date = today(user, now);
-  if (target === 'today') return appendToDay(em, user, date, block);
+  const highlightIds = highlights.map((highlight) => highlight.id);
+  if (target === 'today') return appendToDay(em, user, date, block, highlightIds);
   const written = clock.now();
   return em.transactional(async (tem) => {
     const id = await insertDailyNote(tem, user, { date, main: false, text: block, version: 1, now: written });
     if (!id) throw new AppError('NOT_FOUND');
+    await recordWebhookEvent(tem, user, 'daily.appended', dailyAppended(date, id, block, highlightIds));
     await indexNote(tem, id, { title: '', text: block });
     return toDaily({ id, daily_date: date, text: block, version: 1, updated_at: written });
   });

@@ -18,6 +18,8 @@ import { preparedRows } from '../../db/prepared.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
+import { highlightOf } from '../webhooks/event-data.ts';
+import { recordHighlightEvents, recordWebhookEvent } from '../webhooks/events.ts';
 import { rowToHighlightListItem, rowToHighlightView, toHighlightView } from './highlight-view.ts';
 
 /** Highlights and image highlights count towards the note's highlight count; text notes don't. */
@@ -89,6 +91,7 @@ export async function createHighlight(
     if (!highlight || (highlight.note as unknown as { id: string })?.id !== note.id)
       throw new AppError('CONFLICT');
     if (inserted.affectedRows === 1) {
+      await recordWebhookEvent(tem, user, 'highlight.created', highlightOf(highlight));
       await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
       await indexNoteHighlights(tem, note.id);
       if (COUNTED.has(input.coreType)) {
@@ -127,6 +130,7 @@ export async function updateHighlight(
   const noteId = (highlight.note as unknown as { id: string } | null)?.id;
   await em.transactional(async (tem) => {
     await tem.flush();
+    await recordHighlightEvents(tem, user, 'highlight.updated', [highlight.id]);
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
     if (noteId) await indexNoteHighlights(tem, noteId);
   });
@@ -158,6 +162,7 @@ export async function reattachHighlight(
   highlight.updatedAt = clock.now();
   await em.transactional(async (tem) => {
     await tem.flush();
+    await recordHighlightEvents(tem, user, 'highlight.updated', [highlight.id]);
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
     await indexNoteHighlights(tem, note.id);
   });
@@ -173,6 +178,7 @@ export async function deleteHighlight(em: EntityManager, user: User, id: string)
     );
     const deleted = rows[0];
     if (!deleted) throw new AppError('NOT_FOUND');
+    await recordWebhookEvent(tem, user, 'highlight.deleted', { id, noteId: deleted.note_id });
     if (deleted.note_id) await indexNoteHighlights(tem, deleted.note_id);
     if (deleted.note_id && COUNTED.has(deleted.core_type)) {
       await tem.execute(

@@ -7,6 +7,8 @@ import { toStorableText } from '../../../src/rules/text.ts';
 import { clock } from '../../clock.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
+import { noteOf } from '../webhooks/event-data.ts';
+import { recordWebhookEvent } from '../webhooks/events.ts';
 import { enqueueClip, NEW_NOTE_CLIP_STATE, requeueClip } from './clip-state.ts';
 
 export { enqueueClip };
@@ -59,6 +61,7 @@ async function findOrCreateNote(em: EntityManager, user: User, rawUrl: string, s
     .ignore()
     .execute('run');
   const note = await em.findOneOrFail(Note, { user: user.id, urlHash: hash });
+  if (inserted.affectedRows === 1) await recordWebhookEvent(em, user, 'note.created', noteOf(note));
   return { note, created: inserted.affectedRows === 1 };
 }
 
@@ -67,7 +70,7 @@ async function findOrCreateNote(em: EntityManager, user: User, rawUrl: string, s
  * and a note whose clip failed is queued again (`retried`), as the user plainly wants it.
  */
 export async function clipUrl(em: EntityManager, queues: Queues, user: User, rawUrl: string) {
-  const { note, created } = await findOrCreateNote(em, user, rawUrl, 'url');
+  const { note, created } = await em.transactional((tem) => findOrCreateNote(tem, user, rawUrl, 'url'));
   if (created) await enqueueClip(queues, note);
   const retried = !created && (await requeueClip(em, queues, note, 'saved-again'));
   return { note, created, retried };

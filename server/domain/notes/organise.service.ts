@@ -6,6 +6,7 @@ import { clock } from '../../clock.ts';
 import { Note, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { ownFolder } from '../folders/folders.service.ts';
+import { recordHighlightEvents, recordNoteEvents, withNoteEvents } from '../webhooks/events.ts';
 
 /**
  * Every bulk change is one statement scoped to the user: another user's ids change nothing.
@@ -24,10 +25,8 @@ function listed(user: User, ids: string[]) {
 }
 
 export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
-  const changed = await em.nativeUpdate(
-    Note,
-    { ...listed(user, ids), trashedAt: null },
-    { flow, updatedAt: clock.now() },
+  const changed = await withNoteEvents(em, user, ids, (tem) =>
+    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { flow, updatedAt: clock.now() }),
   );
   return changedOrNotFound(em, user, ids, changed);
 }
@@ -38,15 +37,15 @@ export async function trashNotes(
   ids: string[],
   now = clock.now(),
 ): Promise<number> {
-  const changed = await em.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { trashedAt: now });
+  const changed = await withNoteEvents(em, user, ids, (tem) =>
+    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { trashedAt: now }),
+  );
   return changedOrNotFound(em, user, ids, changed);
 }
 
 export async function restoreNotes(em: EntityManager, user: User, ids: string[]): Promise<number> {
-  const changed = await em.nativeUpdate(
-    Note,
-    { ...listed(user, ids), trashedAt: { $ne: null } },
-    { trashedAt: null },
+  const changed = await withNoteEvents(em, user, ids, (tem) =>
+    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: { $ne: null } }, { trashedAt: null }),
   );
   return changedOrNotFound(em, user, ids, changed);
 }
@@ -63,21 +62,25 @@ export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<
 }
 
 export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
-  const result = await em.execute<QueryResult>(
-    `update "note" set "tags" = array_append("tags", ?), "updated_at" = ?
+  const result = await withNoteEvents(em, user, ids, (tem) =>
+    tem.execute<QueryResult>(
+      `update "note" set "tags" = array_append("tags", ?), "updated_at" = ?
      where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
-    [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
-    'run',
+      [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
+      'run',
+    ),
   );
   return changedOrNotFound(em, user, ids, result.affectedRows);
 }
 
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
-  const result = await em.execute<QueryResult>(
-    `update "note" set "tags" = array_remove("tags", ?), "updated_at" = ?
+  const result = await withNoteEvents(em, user, ids, (tem) =>
+    tem.execute<QueryResult>(
+      `update "note" set "tags" = array_remove("tags", ?), "updated_at" = ?
      where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
-    [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
-    'run',
+      [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
+      'run',
+    ),
   );
   return changedOrNotFound(em, user, ids, result.affectedRows);
 }
@@ -102,6 +105,8 @@ export async function mergeTags(em: EntityManager, user: User, from: string[], t
       );
       changed += result.affectedRows;
     }
+    await recordNoteEvents(tem, user, 'note.updated');
+    await recordHighlightEvents(tem, user, 'highlight.updated');
     return changed;
   });
 }
@@ -126,9 +131,8 @@ export async function moveToFolder(
   folderId: string | null,
 ): Promise<number> {
   if (folderId) await ownFolder(em, user, folderId);
-  const changed = await em.nativeUpdate(Note, listed(user, ids), {
-    folder: folderId,
-    updatedAt: clock.now(),
-  });
+  const changed = await withNoteEvents(em, user, ids, (tem) =>
+    tem.nativeUpdate(Note, listed(user, ids), { folder: folderId, updatedAt: clock.now() }),
+  );
   return changedOrNotFound(em, user, ids, changed);
 }

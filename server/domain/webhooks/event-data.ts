@@ -1,0 +1,98 @@
+import type { WebhookDailyAppended, WebhookHighlight, WebhookNote } from '../../../src/schemas/webhooks.ts';
+import type { Highlight, Note } from '../../db/entities/index.ts';
+import { asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
+
+// The Open API's shapes of a note and a highlight (times in epoch seconds), built here once for
+// the webhooks' events and for the REST front, from an entity or from a raw row alike.
+
+type NoteField =
+  | 'id'
+  | 'title'
+  | 'url'
+  | 'flow'
+  | 'trashedAt'
+  | 'tags'
+  | 'folderId'
+  | 'createdAt'
+  | 'updatedAt';
+type HighlightField =
+  | 'id'
+  | 'noteId'
+  | 'coreType'
+  | 'text'
+  | 'imageUrl'
+  | 'slotId'
+  | 'style'
+  | 'annotation'
+  | 'tags'
+  | 'createdAt'
+  | 'updatedAt';
+
+/** A time as the Open API gives it: whole seconds since the epoch. */
+export function epochSeconds(value: unknown): number {
+  return Math.floor(asEpochMs(value) / 1000);
+}
+
+function webhookNote(read: FieldReader<NoteField>): WebhookNote {
+  return {
+    id: String(read('id')),
+    title: String(read('title') ?? ''),
+    url: String(read('url') ?? ''),
+    flow: Number(read('flow')),
+    trashed: read('trashedAt') != null,
+    tags: (read('tags') as string[] | null | undefined) ?? [],
+    folderId: (read('folderId') as string | null | undefined) ?? null,
+    createAt: epochSeconds(read('createdAt')),
+    updateAt: epochSeconds(read('updatedAt')),
+  };
+}
+
+function webhookHighlight(read: FieldReader<HighlightField>): WebhookHighlight {
+  return {
+    id: String(read('id')),
+    noteId: (read('noteId') as string | null | undefined) ?? null,
+    coreType: Number(read('coreType')),
+    text: String(read('text') ?? ''),
+    imageUrl: (read('imageUrl') as string | null | undefined) ?? null,
+    color: Number(read('slotId')),
+    style: Number(read('style')),
+    annotation: (read('annotation') as string | null | undefined) ?? null,
+    tags: (read('tags') as string[] | null | undefined) ?? [],
+    createAt: epochSeconds(read('createdAt')),
+    updateAt: epochSeconds(read('updatedAt')),
+  };
+}
+
+/** The note columns `noteFromRow` reads (select them as they are named). */
+export const NOTE_DATA_COLUMNS = 'id, title, url, flow, trashed_at, tags, folder_id, created_at, updated_at';
+/** The highlight columns `highlightFromRow` reads. */
+export const HIGHLIGHT_DATA_COLUMNS =
+  'id, note_id, core_type, text, image_url, slot_id, style, annotation, tags, created_at, updated_at';
+
+export const noteFromRow = (row: Record<string, unknown>): WebhookNote => webhookNote(rowReader(row));
+export const highlightFromRow = (row: Record<string, unknown>): WebhookHighlight =>
+  webhookHighlight(rowReader(row));
+
+/** A reference's id, whether the ORM holds it as an entity, a reference or the bare key. */
+function idOf(ref: unknown): string | null {
+  if (ref == null) return null;
+  return typeof ref === 'string' ? ref : String((ref as { id: string }).id);
+}
+
+export function noteOf(note: Note): WebhookNote {
+  return webhookNote((field) => (field === 'folderId' ? idOf(note.folder) : note[field]));
+}
+
+export function highlightOf(highlight: Highlight): WebhookHighlight {
+  return webhookHighlight((field) => (field === 'noteId' ? idOf(highlight.note) : highlight[field]));
+}
+
+/** What was appended to a day's daily note (`noteId`): Markdown `text`, quoting `highlightIds` if any. */
+export function dailyAppended(
+  day: string,
+  noteId: string,
+  text: string,
+  highlightIds: string[] = [],
+): WebhookDailyAppended {
+  return { day, noteId, text, highlightIds };
+}
