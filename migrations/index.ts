@@ -17,6 +17,7 @@ import { Migration20261125110000_search_positions } from './Migration20261125110
 import { Migration20261126100000_sync } from './Migration20261126100000_sync.ts';
 import { Migration20261127100000_api_tokens } from './Migration20261127100000_api_tokens.ts';
 import { Migration20261127110000_webhooks } from './Migration20261127110000_webhooks.ts';
+import { Migration20261127120000_idempotency } from './Migration20261127120000_idempotency.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -36,4 +37,5 @@ export const MIGRATIONS = [
   Migration20261126100000_sync,
   Migration20261127100000_api_tokens,
   Migration20261127110000_webhooks,
+  Migration20261127120000_idempotency,
 ];

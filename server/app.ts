@@ -16,6 +16,7 @@ import {
 } from './http/trpc-limits.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
+import { openApiRoutes } from './openapi/index.ts';
 import { clientRouter } from './static.ts';
 import { syncRoutes } from './sync/index.ts';
 import { appRouter } from './trpc/app.router.ts';
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): Express {
 
   // The note-tool plugins' pull API: JSON bodies of their own (64 KB), token auth, its own errors.
   app.use(syncRoutes(deps));
+  app.use(openApiRoutes(deps));
   app.use('/api/export', exportRoutes(deps));
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));

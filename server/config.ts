@@ -98,6 +98,8 @@ const zEnv = z.object({
   SMTP_URL: zOptionalUrl,
   MAIL_FROM: z.string().min(3).default('Margin <no-reply@margin.localhost>'),
   REGION: z.enum(REGIONS).default('us'),
+  /** `on`: PRO-only features (the Open API among them) need a membership; `off`: everyone has everything. */
+  MEMBERSHIP: z.enum(['off', 'on']).default('off'),
   DATA_DIR: z.string().min(1).default('./data'),
   TRUST_PROXY: zTrustProxy,
   /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
@@ -138,6 +140,8 @@ export interface AppConfig {
   port: number;
   publicUrl: string | undefined;
   databaseUrl: string | undefined;
+  /** MEMBERSHIP=on: PRO-only features are checked against the user's membership. */
+  membership: boolean;
   embeddedPgPort: number;
   redisUrl: string;
   redisPrefix: string;
@@ -206,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     region: e.REGION,
+    membership: e.MEMBERSHIP === 'on',
     dataDir: path.resolve(e.DATA_DIR),
     trustProxy: e.TRUST_PROXY,
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,

@@ -52,3 +52,13 @@ export interface ErrorPayload {
   params?: ErrorParams;
   fieldErrors?: { path: string; messageKey: string }[];
 }
+
+/** Each refused field of a failed zod parse: its dotted path and an i18n key (issue messages are keys when they start with `errors.`). */
+export function fieldErrorsOf(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): { path: string; messageKey: string }[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    messageKey: issue.message.startsWith('errors.') ? issue.message : 'errors.invalidInput',
+  }));
+}

@@ -59,9 +59,14 @@ export const LIMITS = {
   devicePoll: {
     perIp: { max: 60, windowSeconds: 60 },
   },
+  /** Open API calls per token (each answer carries RateLimit-* headers from this window). */
+  openApi: {
+    perToken: { max: 120, windowSeconds: 60 },
+  },
 } as const satisfies Record<string, Record<string, Omit<Limit, 'key'> | Backoff>>;
 
-const tooMany = (seconds: number) =>
+/** A refusal for going over a limit, saying how many seconds to wait. */
+export const tooManyRequests = (seconds: number) =>
   new AppError('TOO_MANY_REQUESTS', 'errors.tooManyRequests', { seconds: Math.max(Math.ceil(seconds), 1) });
 
 /**
@@ -69,17 +74,31 @@ const tooMany = (seconds: number) =>
  * TOO_MANY_REQUESTS (with the seconds to wait) when any limit is over its maximum.
  */
 export async function enforceLimits(redis: Redis, prefix: string, limits: Limit[]): Promise<void> {
+  for (const hit of await countHits(redis, prefix, limits)) {
+    if (hit.count > hit.limit.max) throw tooManyRequests(hit.resetSeconds);
+  }
+}
+
+/** One limit after counting a hit: how many hits its window holds and when the window ends. */
+export interface LimitHit {
+  limit: Limit;
+  count: number;
+  resetSeconds: number;
+}
+
+/** Counts one hit against each limit, in one round trip. */
+export async function countHits(redis: Redis, prefix: string, limits: Limit[]): Promise<LimitHit[]> {
   const multi = redis.multi();
   for (const limit of limits) {
     const key = `${prefix}:rl:${limit.key}`;
     multi.incr(key).expire(key, limit.windowSeconds, 'NX').ttl(key);
   }
   const results = (await multi.exec()) ?? [];
-  limits.forEach((limit, i) => {
-    const count = Number(results[i * 3]?.[1] ?? 0);
-    const ttl = Number(results[i * 3 + 2]?.[1] ?? limit.windowSeconds);
-    if (count > limit.max) throw tooMany(ttl);
-  });
+  return limits.map((limit, i) => ({
+    limit,
+    count: Number(results[i * 3]?.[1] ?? 0),
+    resetSeconds: Math.max(Number(results[i * 3 + 2]?.[1] ?? limit.windowSeconds), 1),
+  }));
 }
 
 /**
@@ -124,7 +143,7 @@ export async function claimTry(
       String(backoff.forgetAfterSeconds),
     ),
   );
-  if (waitMs > 0) throw tooMany(waitMs / 1000);
+  if (waitMs > 0) throw tooManyRequests(waitMs / 1000);
 }
 
 /** Forgets a back-off key (a successful sign-in clears its failures). */

@@ -3,7 +3,13 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError, type z } from 'zod';
 import { MembershipState } from '../../src/enums.ts';
-import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, type ErrorPayload } from '../../src/errors.ts';
+import {
+  AppError,
+  type AppErrorCode,
+  DEFAULT_MESSAGE_KEY,
+  type ErrorPayload,
+  fieldErrorsOf,
+} from '../../src/errors.ts';
 import { membershipState } from '../../src/rules/member-level.ts';
 import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
@@ -39,14 +45,6 @@ function appCodeOf(error: TRPCError): AppErrorCode {
   return getHTTPStatusCodeFromError(error) < 500 ? 'BAD_REQUEST' : 'INTERNAL';
 }
 
-/** Zod issue messages are i18n keys when they start with `errors.`; anything else is generic. */
-function fieldErrors(error: ZodError): ErrorPayload['fieldErrors'] {
-  return error.issues.map((issue) => ({
-    path: issue.path.join('.'),
-    messageKey: issue.message.startsWith('errors.') ? issue.message : 'errors.invalidInput',
-  }));
-}
-
 /** Maps any error to the client payload: codes and message keys only, never stacks or SQL. */
 export function toErrorPayload(error: TRPCError): ErrorPayload {
   const cause = error.cause;
@@ -58,7 +56,7 @@ export function toErrorPayload(error: TRPCError): ErrorPayload {
     };
   }
   if (cause instanceof ZodError) {
-    const fields = fieldErrors(cause);
+    const fields = fieldErrorsOf(cause);
     return {
       appCode: 'BAD_REQUEST',
       messageKey: fields?.[0]?.messageKey ?? 'errors.invalidInput',

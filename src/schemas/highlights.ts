@@ -27,6 +27,8 @@ export const zSelectors = z.object({
     .refine((p) => p.end > p.start, 'errors.invalidInput'),
 });
 
+export type Selectors = z.infer<typeof zSelectors>;
+
 const zHttpUrl = zText()
   .max(4096)
   .refine((u) => /^https?:\/\//i.test(u), 'errors.urlInvalid');
@@ -34,35 +36,49 @@ const zHttpUrl = zText()
 /** Markdown with $…$ / $$…$$ math; the server refuses formulas KaTeX cannot typeset. */
 export const zAnnotation = zText().max(ANNOTATION_MAX, 'errors.tooLong');
 
-export const zCreateHighlightInput = z
-  .object({
-    id: zHighlightId,
-    noteId: zNoteId,
-    coreType: z.union([
-      z.literal(CoreType.highlight),
-      z.literal(CoreType.image),
-      z.literal(CoreType.textNote),
-    ]),
-    text: zText().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').default(''),
-    slotId: zSlot.default(ColourSlot.c1),
-    style: zStyle.default(HighlightStyle.background),
-    imageUrl: zHttpUrl.nullish(),
-    selectors: zSelectors.nullish(),
-    annotation: zAnnotation.nullish(),
-    tags: zTags.default([]),
-  })
-  .refine((v) => v.coreType !== CoreType.highlight || v.selectors, {
-    message: 'errors.invalidInput',
-    path: ['selectors'],
-  })
-  .refine((v) => v.coreType !== CoreType.image || v.imageUrl, {
-    message: 'errors.invalidInput',
-    path: ['imageUrl'],
-  })
-  .refine((v) => v.coreType !== CoreType.textNote || v.text.trim(), {
-    message: 'errors.cannotBeEmpty',
-    path: ['text'],
-  });
+/** A new highlight's fields, before the rules that tie them together (highlightRules). */
+export const zCreateHighlightFields = z.object({
+  id: zHighlightId,
+  noteId: zNoteId,
+  coreType: z.union([z.literal(CoreType.highlight), z.literal(CoreType.image), z.literal(CoreType.textNote)]),
+  text: zText().max(HIGHLIGHT_TEXT_MAX, 'errors.tooLong').default(''),
+  slotId: zSlot.default(ColourSlot.c1),
+  style: zStyle.default(HighlightStyle.background),
+  imageUrl: zHttpUrl.nullish(),
+  selectors: zSelectors.nullish(),
+  annotation: zAnnotation.nullish(),
+  tags: zTags.default([]),
+});
+
+/**
+ * What each kind needs: a text highlight its place (selectors, or `quote` where the caller may
+ * send the text alone), an image its address, a note on the page some text.
+ */
+export function highlightRules<
+  T extends z.ZodType<{
+    coreType: number;
+    selectors?: unknown;
+    imageUrl?: unknown;
+    text: string;
+    quote?: string | undefined;
+  }>,
+>(schema: T) {
+  return schema
+    .refine((v) => v.coreType !== CoreType.highlight || v.selectors || v.quote, {
+      message: 'errors.invalidInput',
+      path: ['selectors'],
+    })
+    .refine((v) => v.coreType !== CoreType.image || v.imageUrl, {
+      message: 'errors.invalidInput',
+      path: ['imageUrl'],
+    })
+    .refine((v) => v.coreType !== CoreType.textNote || v.text.trim(), {
+      message: 'errors.cannotBeEmpty',
+      path: ['text'],
+    });
+}
+
+export const zCreateHighlightInput = highlightRules(zCreateHighlightFields);
 export type CreateHighlightInput = z.infer<typeof zCreateHighlightInput>;
 
 export const zUpdateHighlightInput = z.object({

@@ -38,7 +38,9 @@ export const zNoteSummary = z.object({
   clipStatus: z.number().int(),
   clipError: z.string().nullable(),
   highlightCount: z.number().int(),
+  folderId: z.string().nullable(),
   createdAt: z.number().int(),
+  updatedAt: z.number().int(),
 });
 export type NoteSummary = z.infer<typeof zNoteSummary>;
 

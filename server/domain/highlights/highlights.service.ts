@@ -169,6 +169,13 @@ export async function reattachHighlight(
   return toHighlightView(highlight);
 }
 
+/** One of the user's highlights. */
+export async function getHighlight(em: EntityManager, user: User, id: string): Promise<HighlightView> {
+  const highlight = await em.findOne(Highlight, { id, user: user.id });
+  if (!highlight) throw new AppError('NOT_FOUND');
+  return toHighlightView(highlight);
+}
+
 /** Deletes one of the user's highlights; the note's highlight count drops by one only if a row was deleted. */
 export async function deleteHighlight(em: EntityManager, user: User, id: string): Promise<void> {
   await em.transactional(async (tem) => {

@@ -16,13 +16,15 @@ function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
     clipStatus: Number(read('clipStatus')),
     clipError: (read('clipError') as string | null | undefined) ?? null,
     highlightCount: Number(read('highlightCount') ?? 0),
+    folderId: (read('folderId') as string | null | undefined) ?? null,
     createdAt: asEpochMs(read('createdAt')),
+    updatedAt: asEpochMs(read('updatedAt')),
   };
 }
 
 /** A note as clients see it (entities never leave the server raw). */
 export function toNoteSummary(note: Note): NoteSummary {
-  return noteSummary((field) => note[field]);
+  return noteSummary((field) => (field === 'folderId' ? note.folder?.id : note[field]));
 }
 
 export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetail {

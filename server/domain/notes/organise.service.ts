@@ -73,6 +73,25 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
   return changedOrNotFound(em, user, ids, result.affectedRows);
 }
 
+/** Gives one note exactly these tags (the Open API's update); unchanged tags change nothing. */
+export async function setNoteTags(
+  em: EntityManager,
+  user: User,
+  id: string,
+  tags: string[],
+): Promise<number> {
+  const unique = [...new Set(tags)];
+  const result = await withNoteEvents(em, user, [id], (tem) =>
+    tem.execute<QueryResult>(
+      `update "note" set "tags" = ?::text[], "updated_at" = ?
+     where "user_id" = ? and "kind" = ? and "id" = ? and "tags" is distinct from ?::text[]`,
+      [pgTextArray(unique), clock.now(), user.id, NoteKind.web, id, pgTextArray(unique)],
+      'run',
+    ),
+  );
+  return changedOrNotFound(em, user, [id], result.affectedRows);
+}
+
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
   const result = await withNoteEvents(em, user, ids, (tem) =>
     tem.execute<QueryResult>(

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Request, Response } from 'express';
+import { AppError } from '../../src/errors.ts';
+import type { ApiScope } from '../../src/schemas/api-tokens.ts';
+import type { User } from '../db/entities/index.ts';
+import type { AppDeps } from '../deps.ts';
+import { assertOpenApiAccess } from '../domain/openapi/access.ts';
+import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
+import { countHits, LIMITS, tooManyRequests } from '../domain/rate-limit.ts';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Whom an Open API call acts for: the bearer token's user, when the token is live, has the
+ * operation's scope, and the user may use the API. Each call counts against the token's rate
+ * limit, and every answer says where the window stands (`RateLimit-*`, `Retry-After` on 429).
+ */
+export async function apiCaller(
+  em: EntityManager,
+  deps: AppDeps,
+  req: Request,
+  res: Response,
+  scope: ApiScope,
+): Promise<User> {
+  const plain = BEARER.exec(req.get('authorization') ?? '')?.[1];
+  const found = plain ? await authenticateApiToken(em, plain) : null;
+  if (!found) {
+    res.setHeader('WWW-Authenticate', 'Bearer');
+    throw new AppError('UNAUTHORIZED', 'errors.apiTokenInvalid');
+  }
+  res.locals.language = found.user.language;
+  const limit = { key: `openapi:token:${found.token.id}`, ...LIMITS.openApi.perToken };
+  const [hit] = await countHits(deps.redis, deps.config.redisPrefix, [limit]);
+  if (hit) {
+    const remaining = Math.max(limit.max - hit.count, 0);
+    res.setHeader('RateLimit-Policy', `${limit.max};w=${limit.windowSeconds}`);
+    res.setHeader('RateLimit-Limit', String(limit.max));
+    res.setHeader('RateLimit-Remaining', String(remaining));
+    res.setHeader('RateLimit-Reset', String(hit.resetSeconds));
+    if (hit.count > limit.max) {
+      res.setHeader('Retry-After', String(hit.resetSeconds));
+      throw tooManyRequests(hit.resetSeconds);
+    }
+  }
+  if (!found.token.scopes.includes(scope))
+    throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope });
+  assertOpenApiAccess(deps.config, found.user);
+  return found.user;
+}

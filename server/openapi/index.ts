@@ -1,0 +1,99 @@
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { AppError } from '../../src/errors.ts';
+import type { AppDeps } from '../deps.ts';
+import { IDEMPOTENCY_KEY_MAX, onceByKey, requestFingerprint } from '../domain/openapi/idempotency.ts';
+import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
+import { jsonBody } from '../http/trpc-limits.ts';
+import { failureOf } from './api-errors.ts';
+import { apiCaller } from './caller.ts';
+import { docsRoutes } from './docs.ts';
+import { openApiDocument } from './document.ts';
+import { success } from './envelope.ts';
+import type { Operation } from './operation.ts';
+import { OPERATIONS } from './operations/index.ts';
+
+/** The largest body an operation takes: a clipped page's HTML (5 MB) with room for its JSON escaping. */
+const API_BODY_MAX = 12 * 1024 * 1024;
+/** Printable ASCII without spaces, as the Idempotency-Key draft has it. */
+const IDEMPOTENCY_KEY = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
+
+/** `/notes/{id}` as Express writes it. */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function send(req: Request, res: Response, error: unknown): void {
+  const failure = failureOf(error, req, res.locals.language as string | undefined);
+  res.status(failure.status).json(failure.body);
+}
+
+function answer(deps: AppDeps, op: Operation): RequestHandler {
+  return async (req, res) => {
+    try {
+      const em = deps.orm.em.fork();
+      const user = await apiCaller(em, deps, req, res, op.scope);
+      const call = {
+        em,
+        user,
+        deps,
+        params: op.params?.parse(req.params),
+        query: op.query?.parse(req.query),
+        body: op.body?.parse(req.body ?? {}),
+      };
+      const run = async () => ({
+        status: op.status ?? 200,
+        body: success(op.response.parse(await op.handle(call))),
+      });
+      const key = req.get('idempotency-key');
+      let result: { status: number; body: unknown };
+      if (op.method === 'post' && key !== undefined) {
+        if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('BAD_REQUEST', 'errors.idempotencyKeyInvalid');
+        const fingerprint = requestFingerprint(op.method, req.path, call.body);
+        const kept = await onceByKey(em, user, key, fingerprint, run);
+        if (kept.replayed) res.setHeader('Idempotent-Replayed', 'true');
+        result = kept;
+      } else {
+        result = await run();
+      }
+      if (op.changes) await queueChangedPushes(em, deps, user.id);
+      res.status(result.status).json(result.body);
+    } catch (error) {
+      send(req, res, error);
+    }
+  };
+}
+
+/**
+ * `/openapi`: the REST API (`/v1`, bearer tokens, the spec's envelope), its OpenAPI document
+ * (`/v1/openapi.json`, generated from the operations' zod schemas) and interactive docs (`/docs`).
+ * Any origin may call it: it reads no cookie, only the token it is sent.
+ */
+export function openApiRoutes(deps: AppDeps): Router {
+  const router = express.Router();
+  const v1 = express.Router();
+  v1.use(apiCors);
+  v1.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  v1.use(jsonBody(API_BODY_MAX));
+  for (const op of OPERATIONS) v1[op.method](expressPath(op.path), answer(deps, op));
+  v1.use((req, res) => send(req, res, new AppError('NOT_FOUND', 'errors.notFound')));
+  v1.use(((error, req, res, _next) => send(req, res, error)) as express.ErrorRequestHandler);
+  router.use('/openapi/v1', v1);
+  router.use('/openapi/docs', docsRoutes());
+  return router;
+}
+
+const apiCors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader(
+    'Access-Control-Expose-Headers',
+    'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotent-Replayed',
+  );
+  if (req.method !== 'OPTIONS') return next();
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
+  res.setHeader(
+    'Access-Control-Allow-Headers',
+    'Authorization, Content-Type, Idempotency-Key, Accept-Language',
+  );
+  res.setHeader('Access-Control-Max-Age', '86400');
+  res.status(204).end();
+};

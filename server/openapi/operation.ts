@@ -1,0 +1,59 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { ApiScope } from '../../src/schemas/api-tokens.ts';
+import type { User } from '../db/entities/index.ts';
+import type { AppDeps } from '../deps.ts';
+
+export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+
+/** Everything an operation's handler is given: the parsed request and whom it acts for. */
+export interface OperationCall<P, Q, B> {
+  em: EntityManager;
+  user: User;
+  deps: AppDeps;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/**
+ * One Open API operation: its route, the scope a token needs, the zod schemas of its path,
+ * query, body and answer (the document is generated from them, and requests are parsed with
+ * them), and a handler that calls the domain services the tRPC routers call.
+ */
+export interface Operation<
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** OpenAPI style, under /openapi/v1: `/notes/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  scope: ApiScope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** 201 for a create; 200 otherwise. */
+  status?: 200 | 201;
+  /** Whether the answer should tell webhook receivers about a change (writes do). */
+  changes?: boolean;
+  handle(call: OperationCall<Parsed<P>, Parsed<Q>, Parsed<B>>): Promise<z.input<R>>;
+}
+
+/** Keeps each operation's types while collecting them in one list. */
+export function operation<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(op: Operation<P, Q, B, R>): Operation {
+  return op as unknown as Operation;
+}

@@ -1,0 +1,76 @@
+import {
+  zApiDailyAppend,
+  zApiDailyCreate,
+  zApiDailyDay,
+  zApiDailyNote,
+  zDayParams,
+} from '../../../src/schemas/openapi.ts';
+import {
+  appendToToday,
+  getDay,
+  moveHighlightsToDaily,
+  saveDay,
+  today,
+} from '../../domain/daily/daily.service.ts';
+import { operation } from '../operation.ts';
+import { toApiDailyNote } from '../shapes.ts';
+
+const tag = 'Daily notes';
+
+export const dailyOperations = [
+  operation({
+    method: 'get',
+    path: '/daily/{day}',
+    operationId: 'getDailyNote',
+    summary: 'A day’s note (`today` or YYYY-MM-DD, in the account’s time zone)',
+    tag,
+    scope: 'daily',
+    params: zDayParams,
+    response: zApiDailyDay,
+    handle: async ({ em, user, params }) => {
+      const day = await getDay(em, user, params.day === 'today' ? today(user) : params.day);
+      return { ...toApiDailyNote(day), entries: day.entries.map(toApiDailyNote) };
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/daily',
+    operationId: 'writeDailyNote',
+    summary: 'Write a day’s note',
+    description: 'Makes the day’s note, or replaces its text (today unless `date` is given).',
+    tag,
+    scope: 'daily',
+    body: zApiDailyCreate,
+    response: zApiDailyNote,
+    status: 201,
+    changes: true,
+    handle: async ({ em, user, body }) => {
+      const date = body.date ?? today(user);
+      const day = await getDay(em, user, date);
+      const { merged: _, ...saved } = await saveDay(em, user, {
+        date,
+        text: body.text,
+        baseText: day.text,
+        baseVersion: day.version,
+      });
+      return toApiDailyNote(saved);
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/daily/today/append',
+    operationId: 'appendToToday',
+    summary: 'Add text, or move a highlight, to the end of today’s note',
+    tag,
+    scope: 'daily',
+    body: zApiDailyAppend,
+    response: zApiDailyNote,
+    changes: true,
+    handle: async ({ em, user, body }) =>
+      toApiDailyNote(
+        'text' in body
+          ? await appendToToday(em, user, body.text)
+          : await moveHighlightsToDaily(em, user, [body.highlightId], 'today'),
+      ),
+  }),
+];

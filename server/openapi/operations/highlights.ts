@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { newId } from '../../../src/rules/id.ts';
+import {
+  zApiCreateHighlight,
+  zApiHighlight,
+  zApiHighlightListQuery,
+  zApiPage,
+  zApiUpdateHighlight,
+  zHighlightIdParams,
+} from '../../../src/schemas/openapi.ts';
+import {
+  createHighlight,
+  deleteHighlight,
+  getHighlight,
+  listHighlights,
+  updateHighlight,
+} from '../../domain/highlights/highlights.service.ts';
+import { selectorsForQuote } from '../../domain/highlights/quote-selectors.ts';
+import { operation } from '../operation.ts';
+import { toApiHighlight, toApiPage } from '../shapes.ts';
+
+const tag = 'Highlights';
+
+export const highlightOperations = [
+  operation({
+    method: 'get',
+    path: '/highlights',
+    operationId: 'listHighlights',
+    summary: 'List highlights',
+    description: 'Newest first across notes, or one note’s; by colour, tag or keywords.',
+    tag,
+    scope: 'read',
+    query: zApiHighlightListQuery,
+    response: zApiPage(zApiHighlight),
+    handle: async ({ em, user, query }) => toApiPage(await listHighlights(em, user, query), toApiHighlight),
+  }),
+  operation({
+    method: 'post',
+    path: '/highlights',
+    operationId: 'createHighlight',
+    summary: 'Highlight a passage of a note',
+    description:
+      'Give the passage as W3C selectors (over the note’s `text`) or as `quote`, the exact text. ' +
+      'Sending your own `id` makes a retried create return the same highlight.',
+    tag,
+    scope: 'write',
+    body: zApiCreateHighlight,
+    response: zApiHighlight,
+    status: 201,
+    changes: true,
+    handle: async ({ em, user, body }) => {
+      const { quote, ...fields } = body;
+      const selectors =
+        fields.selectors ??
+        (quote ? await selectorsForQuote(em, user, { noteId: fields.noteId, quote }) : null);
+      const text = fields.text || (selectors ? selectors.quote.exact : '');
+      const created = await createHighlight(em, user, {
+        ...fields,
+        id: fields.id ?? newId(),
+        selectors,
+        text,
+      });
+      return toApiHighlight(created);
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/highlights/{id}',
+    operationId: 'getHighlight',
+    summary: 'A highlight',
+    tag,
+    scope: 'read',
+    params: zHighlightIdParams,
+    response: zApiHighlight,
+    handle: async ({ em, user, params }) => toApiHighlight(await getHighlight(em, user, params.id)),
+  }),
+  operation({
+    method: 'patch',
+    path: '/highlights/{id}',
+    operationId: 'updateHighlight',
+    summary: 'Change a highlight’s colour, style, text, annotation or tags',
+    tag,
+    scope: 'write',
+    params: zHighlightIdParams,
+    body: zApiUpdateHighlight,
+    response: zApiHighlight,
+    changes: true,
+    handle: async ({ em, user, params, body }) =>
+      toApiHighlight(await updateHighlight(em, user, { ...body, id: params.id })),
+  }),
+  operation({
+    method: 'delete',
+    path: '/highlights/{id}',
+    operationId: 'deleteHighlight',
+    summary: 'Delete a highlight',
+    tag,
+    scope: 'write',
+    params: zHighlightIdParams,
+    response: z.object({ deleted: z.literal(true) }),
+    changes: true,
+    handle: async ({ em, user, params }) => {
+      await deleteHighlight(em, user, params.id);
+      return { deleted: true as const };
+    },
+  }),
+];

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { zFolderName } from '../../../src/rules/folder-name.ts';
+import { zCreateFolderInput } from '../../../src/schemas/folders.ts';
+import { zApiFolder, zApiTag, zFolderIdParams } from '../../../src/schemas/openapi.ts';
+import {
+  createFolder,
+  deleteFolder,
+  listFolders,
+  renameFolder,
+} from '../../domain/folders/folders.service.ts';
+import { tagCounts } from '../../domain/notes/organise.service.ts';
+import { operation } from '../operation.ts';
+import { toApiFolder } from '../shapes.ts';
+
+export const libraryOperations = [
+  operation({
+    method: 'get',
+    path: '/tags',
+    operationId: 'listTags',
+    summary: 'Every tag, with how many notes and highlights carry it',
+    tag: 'Tags',
+    scope: 'read',
+    response: z.object({ items: z.array(zApiTag) }),
+    handle: async ({ em, user }) => ({ items: await tagCounts(em, user) }),
+  }),
+  operation({
+    method: 'get',
+    path: '/folders',
+    operationId: 'listFolders',
+    summary: 'Every folder',
+    tag: 'Folders',
+    scope: 'read',
+    response: z.object({ items: z.array(zApiFolder) }),
+    handle: async ({ em, user }) => ({ items: (await listFolders(em, user)).map(toApiFolder) }),
+  }),
+  operation({
+    method: 'post',
+    path: '/folders',
+    operationId: 'createFolder',
+    summary: 'Make a folder',
+    tag: 'Folders',
+    scope: 'write',
+    body: zCreateFolderInput.meta({ id: 'CreateFolder' }),
+    response: zApiFolder,
+    status: 201,
+    handle: async ({ em, user, body }) => toApiFolder(await createFolder(em, user, body)),
+  }),
+  operation({
+    method: 'patch',
+    path: '/folders/{id}',
+    operationId: 'renameFolder',
+    summary: 'Rename a folder',
+    tag: 'Folders',
+    scope: 'write',
+    params: zFolderIdParams,
+    body: z.object({ name: zFolderName }),
+    response: zApiFolder,
+    handle: async ({ em, user, params, body }) =>
+      toApiFolder(await renameFolder(em, user, { id: params.id, name: body.name })),
+  }),
+  operation({
+    method: 'delete',
+    path: '/folders/{id}',
+    operationId: 'deleteFolder',
+    summary: 'Delete a folder (its notes stay, outside any folder)',
+    tag: 'Folders',
+    scope: 'write',
+    params: zFolderIdParams,
+    response: z.object({ deleted: z.literal(true) }),
+    changes: true,
+    handle: async ({ em, user, params }) => {
+      await deleteFolder(em, user, params.id);
+      return { deleted: true as const };
+    },
+  }),
+];

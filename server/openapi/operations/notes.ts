@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { SortOrder } from '../../../src/enums.ts';
+import {
+  zApiCreateNote,
+  zApiExport,
+  zApiExportQuery,
+  zApiNote,
+  zApiNoteDetail,
+  zApiNoteListQuery,
+  zApiPage,
+  zApiUpdateNote,
+  zNoteIdParams,
+} from '../../../src/schemas/openapi.ts';
+import { exportHighlights } from '../../domain/highlights/export-highlights.ts';
+import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
+import { clipHtml, clipUrl } from '../../domain/notes/clip.service.ts';
+import { listNotes } from '../../domain/notes/note-list.ts';
+import { toNoteDetail, toNoteSummary } from '../../domain/notes/note-view.ts';
+import { exportNote, getNote } from '../../domain/notes/notes.service.ts';
+import {
+  deleteForever,
+  moveToFolder,
+  restoreNotes,
+  setFlow,
+  setNoteTags,
+  trashNotes,
+} from '../../domain/notes/organise.service.ts';
+import { operation } from '../operation.ts';
+import { toApiNote, toApiNoteDetail, toApiPage } from '../shapes.ts';
+
+const tag = 'Notes';
+
+/** A note as it is after a change, for the answer. */
+async function current(call: Parameters<typeof getNote>[0], user: Parameters<typeof getNote>[1], id: string) {
+  const { note } = await getNote(call, user, id);
+  return toApiNote(toNoteSummary(note));
+}
+
+export const noteOperations = [
+  operation({
+    method: 'get',
+    path: '/notes',
+    operationId: 'listNotes',
+    summary: 'List notes',
+    description: 'Newest first, filtered by state (`nav`), tag, folder or a search.',
+    tag,
+    scope: 'read',
+    query: zApiNoteListQuery,
+    response: zApiPage(zApiNote),
+    handle: async ({ em, user, query }) =>
+      toApiPage(await listNotes(em, user, { ...query, sort: SortOrder.newestFirst }), toApiNote),
+  }),
+  operation({
+    method: 'post',
+    path: '/notes',
+    operationId: 'createNote',
+    summary: 'Save a page',
+    description:
+      'From a URL (the server fetches and parses it) or from the page’s HTML (parsed, never fetched). ' +
+      'Saving a URL again returns the same note.',
+    tag,
+    scope: 'write',
+    body: zApiCreateNote,
+    response: z.object({ note: zApiNote, created: z.boolean() }),
+    status: 201,
+    changes: true,
+    handle: async ({ em, user, deps, body }) => {
+      const { note, created } = body.html
+        ? await clipHtml(em, deps.queues, user, { url: body.url, html: body.html })
+        : await clipUrl(em, deps.queues, user, body.url);
+      return { note: toApiNote(toNoteSummary(note)), created };
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/notes/{id}',
+    operationId: 'getNote',
+    summary: 'A note with its article and highlights',
+    tag,
+    scope: 'read',
+    params: zNoteIdParams,
+    response: zApiNoteDetail,
+    handle: async ({ em, user, params }) => {
+      const { note, content } = await getNote(em, user, params.id);
+      return toApiNoteDetail(toNoteDetail(note, content), await noteHighlights(em, user, params.id));
+    },
+  }),
+  operation({
+    method: 'patch',
+    path: '/notes/{id}',
+    operationId: 'updateNote',
+    summary: 'Change a note’s state, tags or folder',
+    tag,
+    scope: 'write',
+    params: zNoteIdParams,
+    body: zApiUpdateNote,
+    response: zApiNote,
+    changes: true,
+    handle: async ({ em, user, params, body }) => {
+      await getNote(em, user, params.id);
+      await em.transactional(async (tem) => {
+        if (body.flow !== undefined) await setFlow(tem, user, [params.id], body.flow);
+        if (body.tags !== undefined) await setNoteTags(tem, user, params.id, body.tags);
+        if (body.folderId !== undefined) await moveToFolder(tem, user, [params.id], body.folderId);
+      });
+      return current(em, user, params.id);
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/notes/{id}/trash',
+    operationId: 'trashNote',
+    summary: 'Move a note to the trash',
+    tag,
+    scope: 'write',
+    params: zNoteIdParams,
+    response: zApiNote,
+    changes: true,
+    handle: async ({ em, user, params }) => {
+      await trashNotes(em, user, [params.id]);
+      return current(em, user, params.id);
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/notes/{id}/restore',
+    operationId: 'restoreNote',
+    summary: 'Take a note out of the trash',
+    tag,
+    scope: 'write',
+    params: zNoteIdParams,
+    response: zApiNote,
+    changes: true,
+    handle: async ({ em, user, params }) => {
+      await restoreNotes(em, user, [params.id]);
+      return current(em, user, params.id);
+    },
+  }),
+  operation({
+    method: 'delete',
+    path: '/notes/{id}',
+    operationId: 'deleteNote',
+    summary: 'Delete a note for good, with its highlights',
+    tag,
+    scope: 'write',
+    params: zNoteIdParams,
+    response: z.object({ deleted: z.literal(true) }),
+    changes: true,
+    handle: async ({ em, user, params }) => {
+      await getNote(em, user, params.id);
+      await em.transactional(async (tem) => {
+        await trashNotes(tem, user, [params.id]);
+        await deleteForever(tem, user, [params.id]);
+      });
+      return { deleted: true as const };
+    },
+  }),
+  operation({
+    method: 'get',
+    path: '/notes/{id}/export',
+    operationId: 'exportNote',
+    summary: 'Export a note',
+    description:
+      '`text` (plain text), `markdown` (the article), `article` (the sanitised HTML) or `highlights` (Markdown).',
+    tag,
+    scope: 'read',
+    params: zNoteIdParams,
+    query: zApiExportQuery,
+    response: zApiExport,
+    handle: async ({ em, user, params, query }) => {
+      if (query.format === 'highlights')
+        return exportHighlights(em, user, { noteId: params.id, format: 'markdown' });
+      if (query.format === 'article') {
+        const { note, content } = await getNote(em, user, params.id);
+        return { filename: `${note.id}.html`, mimeType: 'text/html', content: content?.contentHtml ?? '' };
+      }
+      return exportNote(em, user, { id: params.id, format: query.format });
+    },
+  }),
+];

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Highlight, Note, User } from '../../server/db/entities/index.ts';
+import { revokeApiToken } from '../../server/domain/openapi/api-tokens.ts';
+import { LIMITS } from '../../server/domain/rate-limit.ts';
+import { newId } from '../../src/rules/id.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { makeClippedNote } from '../helpers/notes.ts';
+import { apiClient, apiUser } from '../helpers/openapi.ts';
+
+// The Open API's own rules, over real HTTP: the envelope, bearer tokens and scopes, owners,
+// input errors, Idempotency-Key and the per-token rate limit. Every operation is also called
+// through the generated client in openapi-client.test.ts.
+
+let deps: TestDeps;
+let server: RunningServer;
+beforeAll(async () => {
+  deps = await createTestDeps();
+  server = await startServer(deps);
+});
+afterAll(async () => {
+  await server.close();
+  await deps.close();
+});
+
+const raw = (path: string, init: RequestInit = {}) => fetch(`${server.url}/openapi/v1${path}`, init);
+const bearer = (token: string, extra: Record<string, string> = {}) => ({
+  Authorization: `Bearer ${token}`,
+  'Content-Type': 'application/json',
+  ...extra,
+});
+const TEXT = 'Reading is a conversation. All books talk. But a good book listens as well.';
+
+describe('envelope and times', () => {
+  test('success is code 1 with the data; times are epoch seconds; lists page with next_cursor', async () => {
+    const owner = await apiUser(deps);
+    for (const title of ['one', 'two', 'three'])
+      await makeClippedNote(deps, owner.user.id, { title, text: TEXT });
+    const api = apiClient(server.url, owner.apiToken);
+    const first = await api.GET('/notes', { params: { query: { limit: 2 } } });
+    expect(first.response.status).toBe(200);
+    expect(first.data?.code).toBe(1);
+    expect(first.data?.data.items.map((n) => n.title)).toEqual(['three', 'two']);
+    const note = first.data?.data.items[0];
+    expect(Number.isInteger(note?.createAt)).toBe(true);
+    expect(String(note?.createAt)).toHaveLength(10); // seconds, not milliseconds
+    const cursor = first.data?.data.next_cursor;
+    expect(cursor).toBeTruthy();
+    const second = await api.GET('/notes', { params: { query: { limit: 2, cursor: cursor ?? '' } } });
+    expect(second.data?.data.items.map((n) => n.title)).toEqual(['one']);
+    expect(second.data?.data.next_cursor).toBeNull();
+  });
+
+  test('an unknown path is a 404 in the envelope; a bad cursor is refused, not a 500', async () => {
+    const owner = await apiUser(deps);
+    const unknown = await raw('/nothing-here', { headers: bearer(owner.apiToken) });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 404, data: null, error: { type: 'not_found' } });
+    const badCursor = await raw('/notes?cursor=%E2%98%83not-a-cursor', { headers: bearer(owner.apiToken) });
+    expect(badCursor.status).toBe(422);
+    expect((await badCursor.json()).code).not.toBe(1);
+  });
+});
+
+describe('tokens and scopes', () => {
+  test('no token, an unknown one or a revoked one: 401, in the caller’s language', async () => {
+    expect((await raw('/notes')).status).toBe(401);
+    const unknown = await raw('/notes', { headers: bearer('mapi_unknown', { 'Accept-Language': 'zh-CN' }) });
+    expect(unknown.status).toBe(401);
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer');
+    const body = await unknown.json();
+    expect(body).toMatchObject({ code: 401, data: null, error: { type: 'unauthorized' } });
+    expect(body.message).toMatch(/[\u4e00-\u9fff]/);
+
+    const owner = await apiUser(deps);
+    const [view] = await (await import('../../server/domain/openapi/api-tokens.ts')).listApiTokens(
+      deps.orm.em.fork(),
+      owner.user,
+    );
+    await revokeApiToken(deps.orm.em.fork(), owner.user, { id: view?.id ?? 0 });
+    expect((await raw('/notes', { headers: bearer(owner.apiToken) })).status).toBe(401);
+  });
+
+  test('a read token cannot write, and only a daily token reaches daily notes', async () => {
+    const reader = await apiUser(deps, ['read']);
+    const refused = await raw('/notes', {
+      method: 'POST',
+      headers: bearer(reader.apiToken),
+      body: JSON.stringify({ url: 'https://example.test/a' }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { type: 'forbidden' } });
+    expect(await deps.orm.em.fork().count(Note, { user: reader.user.id })).toBe(0);
+    expect((await raw('/daily/today', { headers: bearer(reader.apiToken) })).status).toBe(403);
+    expect((await raw('/notes', { headers: bearer(reader.apiToken) })).status).toBe(200);
+
+    const daily = await apiUser(deps, ['daily']);
+    expect((await raw('/daily/today', { headers: bearer(daily.apiToken) })).status).toBe(200);
+    expect((await raw('/notes', { headers: bearer(daily.apiToken) })).status).toBe(403);
+  });
+
+  test('with membership on, only a PRO account may use the API', async () => {
+    const member = await createTestDeps({ MEMBERSHIP: 'on' });
+    const running = await startServer(member);
+    try {
+      const free = await apiUser(member);
+      const answer = await fetch(`${running.url}/openapi/v1/notes`, { headers: bearer(free.apiToken) });
+      expect(answer.status).toBe(403);
+      const pro = await apiUser(member);
+      await member.orm.em.fork().nativeUpdate(User, { id: pro.user.id }, { memberLevel: 2 });
+      expect((await fetch(`${running.url}/openapi/v1/notes`, { headers: bearer(pro.apiToken) })).status).toBe(
+        200,
+      );
+    } finally {
+      await running.close();
+      await member.close();
+    }
+  });
+});
+
+describe('owners and input', () => {
+  test('another user’s note and highlight are not found, and nothing of theirs changes', async () => {
+    const owner = await apiUser(deps);
+    const stranger = await apiUser(deps);
+    const note = await makeClippedNote(deps, owner.user.id, { title: 'mine', text: TEXT });
+    const created = await apiClient(server.url, owner.apiToken).POST('/highlights', {
+      body: { noteId: note.id, coreType: 1, quote: 'All books talk.' },
+    });
+    const highlightId = created.data?.data.id ?? '';
+    const api = apiClient(server.url, stranger.apiToken);
+    const answers = [
+      await api.GET('/notes/{id}', { params: { path: { id: note.id } } }),
+      await api.PATCH('/notes/{id}', { params: { path: { id: note.id } }, body: { flow: 9, tags: ['x'] } }),
+      await api.POST('/notes/{id}/trash', { params: { path: { id: note.id } } }),
+      await api.DELETE('/notes/{id}', { params: { path: { id: note.id } } }),
+      await api.GET('/highlights/{id}', { params: { path: { id: highlightId } } }),
+      await api.PATCH('/highlights/{id}', { params: { path: { id: highlightId } }, body: { slotId: 3 } }),
+      await api.DELETE('/highlights/{id}', { params: { path: { id: highlightId } } }),
+      await api.POST('/highlights', { body: { noteId: note.id, coreType: 1, quote: 'All books talk.' } }),
+    ];
+    expect(answers.map((a) => a.response.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404]);
+    const em = deps.orm.em.fork();
+    const after = await em.findOneOrFail(Note, note.id);
+    expect([after.flow, after.tags, after.trashedAt]).toEqual([note.flow, [], null]);
+    expect((await em.findOneOrFail(Highlight, { id: highlightId, user: owner.user.id })).slotId).toBe(
+      created.data?.data.slotId,
+    );
+    expect(await em.count(Highlight, { note: note.id })).toBe(1);
+  });
+
+  test('bad input is a 422 naming the field, translated, and stores nothing', async () => {
+    const owner = await apiUser(deps);
+    const note = await makeClippedNote(deps, owner.user.id, { title: 'mine', text: TEXT });
+    const cases: [string, unknown, string][] = [
+      ['/notes', { url: 'https://example.test/\u0000' }, 'url'],
+      ['/notes', { url: 'x'.repeat(9000) }, 'url'],
+      ['/highlights', { noteId: note.id, coreType: 1, quote: 'not in the text at all' }, ''],
+      ['/highlights', { noteId: note.id, coreType: 1, selectors: { quote: { exact: '' } } }, 'selectors'],
+      ['/highlights', { noteId: note.id, coreType: 7, text: 'x' }, 'coreType'],
+      ['/daily/today/append', { text: '\ud800' }, 'text'],
+    ];
+    for (const [path, body, field] of cases) {
+      const answer = await raw(path, {
+        method: 'POST',
+        headers: bearer(owner.apiToken),
+        body: JSON.stringify(body),
+      });
+      const json = await answer.json();
+      expect(answer.status, `${path} ${JSON.stringify(body).slice(0, 60)}`).toBe(422);
+      expect(json).toMatchObject({ data: null, error: { type: 'invalid_input' } });
+      if (field) expect(json.error.fields.map((f: { path: string }) => f.path)).toContain(field);
+      expect(json.message).not.toMatch(/^errors\./);
+    }
+    const em = deps.orm.em.fork();
+    expect(await em.count(Note, { user: owner.user.id })).toBe(1);
+    expect(await em.count(Highlight, { user: owner.user.id })).toBe(0);
+    const query = await raw('/notes?limit=1000', { headers: bearer(owner.apiToken) });
+    expect(query.status).toBe(422);
+    expect((await query.json()).error.fields[0].path).toBe('limit');
+  });
+});
+
+describe('Idempotency-Key', () => {
+  test('a retried create returns the first answer and makes nothing twice, even in parallel', async () => {
+    const owner = await apiUser(deps);
+    const note = await makeClippedNote(deps, owner.user.id, { title: 'mine', text: TEXT });
+    const key = `retry-${newId()}`;
+    const send = (quote: string) =>
+      raw('/highlights', {
+        method: 'POST',
+        headers: bearer(owner.apiToken, { 'Idempotency-Key': key }),
+        body: JSON.stringify({ noteId: note.id, coreType: 1, quote }),
+      });
+    const parallel = await Promise.all(Array.from({ length: 6 }, () => send('All books talk.')));
+    const statuses = parallel.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    const ids = new Set(
+      (await Promise.all(parallel.map((a) => a.json()))).filter((b) => b.code === 1).map((b) => b.data.id),
+    );
+    expect(ids.size).toBe(1);
+    const retry = await send('All books talk.');
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await retry.json()).data.id).toBe([...ids][0]);
+    expect(await deps.orm.em.fork().count(Highlight, { user: owner.user.id })).toBe(1);
+
+    const reused = await send('a good book listens');
+    expect(reused.status).toBe(422);
+    expect(await deps.orm.em.fork().count(Highlight, { user: owner.user.id })).toBe(1);
+  });
+});
+
+describe('rate limit', () => {
+  test('each token has its window: over it, 429 with Retry-After; every answer says what is left', async () => {
+    const owner = await apiUser(deps, ['read']);
+    const other = await apiUser(deps, ['read']);
+    const { max } = LIMITS.openApi.perToken;
+    const answers = await Promise.all(
+      Array.from({ length: max + 5 }, () => raw('/tags', { headers: bearer(owner.apiToken) })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = answers.find((a) => a.status === 429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused?.headers.get('ratelimit-remaining')).toBe('0');
+    expect(refused?.headers.get('ratelimit-limit')).toBe(String(max));
+    expect(await refused?.json()).toMatchObject({ code: 429, error: { type: 'too_many_requests' } });
+    const fresh = await raw('/tags', { headers: bearer(other.apiToken) });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('ratelimit-remaining')).toBe(String(max - 1));
+  });
+});
