@@ -20,6 +20,7 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
     import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
   ),
   synctoken: lazy(() => import('./SyncTokenSettings.tsx').then((m) => ({ default: m.SyncTokenSettings }))),
+  openapi: lazy(() => import('./OpenApiSettings.tsx').then((m) => ({ default: m.OpenApiSettings }))),
 };
 
 /** The five integration pages are one screen, drawn for the app the page names. */

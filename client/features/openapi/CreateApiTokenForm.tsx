@@ -1,0 +1,186 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  API_SCOPES,
+  API_TOKEN_EXPIRY_DAYS,
+  type ApiScope,
+  type ApiTokenExpiryDays,
+  zCreateApiTokenInput,
+} from '../../../src/schemas/api-tokens.ts';
+import { errorData, errorMessage, fieldErrorKeys } from '../../lib/errors.ts';
+import { useTRPC } from '../../trpc.ts';
+import { TextField, useForm } from '../auth/form.tsx';
+import { NewApiTokenDialog } from './NewApiTokenDialog.tsx';
+
+const NEVER = 'never';
+/** A token made without choosing lasts this long: long enough for a shortcut, not forever. */
+const DEFAULT_EXPIRY: ApiTokenExpiryDays = 90;
+
+/** The scope checkboxes, each with what it allows on a line of its own. */
+function ScopeChoices({
+  scopes,
+  error,
+  onChange,
+}: {
+  scopes: ApiScope[];
+  error: string | null;
+  onChange(scopes: ApiScope[]): void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <fieldset
+      className="field-set scope-choices"
+      aria-describedby={error ? `${id}-error` : undefined}
+      data-testid="api-token-scopes"
+    >
+      <legend>{t('openapi.scopesLabel')}</legend>
+      {API_SCOPES.map((scope) => (
+        // The label names the scope; what it allows is its description, read after the name.
+        <div key={scope} className="choice">
+          <input
+            id={`${id}-${scope}`}
+            type="checkbox"
+            name="scopes"
+            value={scope}
+            checked={scopes.includes(scope)}
+            aria-describedby={`${id}-${scope}-hint`}
+            aria-invalid={error ? true : undefined}
+            onChange={(event) =>
+              onChange(
+                event.target.checked
+                  ? API_SCOPES.filter((s) => s === scope || scopes.includes(s))
+                  : scopes.filter((s) => s !== scope),
+              )
+            }
+          />
+          <span className="choice-text">
+            <label htmlFor={`${id}-${scope}`}>{t(`openapi.scope.${scope}`)}</label>
+            <span id={`${id}-${scope}-hint`} className="field-hint">
+              {t(`openapi.scopeHint.${scope}`)}
+            </span>
+          </span>
+        </div>
+      ))}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {t(error)}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** Name, scopes and expiry of a new API token; the plain token is then shown once in a dialog. */
+export function CreateApiTokenForm() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const expiryId = useId();
+  const form = useForm({ name: '' }, { 'errors.nameTooLong': 'name', 'errors.cannotBeEmpty': 'name' });
+  const [scopes, setScopes] = useState<ApiScope[]>(['read']);
+  const [scopeError, setScopeError] = useState<string | null>(null);
+  const [expiry, setExpiry] = useState<string>(String(DEFAULT_EXPIRY));
+  const [created, setCreated] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const create = useMutation(
+    trpc.openapi.createToken.mutationOptions({
+      onSuccess: ({ token }) => {
+        setCreated(token);
+        form.reset();
+        void queryClient.invalidateQueries({ queryKey: trpc.openapi.tokens.queryKey() });
+      },
+      onError: (error) => {
+        const messageKey = errorData(error)?.messageKey;
+        if (fieldErrorKeys(error).scopes || messageKey === 'errors.apiScopesEmpty') {
+          setScopeError('errors.apiScopesEmpty');
+        } else if (fieldErrorKeys(error).name || messageKey === 'errors.nameTooLong') {
+          form.fail(error);
+        } else {
+          setProblem(errorMessage(error, t));
+        }
+      },
+    }),
+  );
+  return (
+    <>
+      <form
+        className="form api-token-form"
+        noValidate
+        data-testid="create-api-token-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setProblem(null);
+          const emptyScopes = scopes.length === 0;
+          setScopeError(emptyScopes ? 'errors.apiScopesEmpty' : null);
+          const input = form.check(zCreateApiTokenInput, {
+            name: form.values.name,
+            scopes,
+            expiresInDays: expiry === NEVER ? null : Number(expiry),
+          });
+          if (emptyScopes && form.values.name.trim()) {
+            event.currentTarget.querySelector<HTMLInputElement>('input[name="scopes"]')?.focus();
+          }
+          if (input) create.mutate(input);
+        }}
+      >
+        <div className="api-token-fields">
+          <TextField
+            form={form}
+            name="name"
+            label={t('openapi.tokenName')}
+            placeholder={t('openapi.tokenNamePlaceholder')}
+            hint={t('openapi.tokenNameHint')}
+            autoComplete="off"
+            dir="auto"
+          />
+          <div className="field">
+            <label htmlFor={expiryId}>{t('openapi.expiry')}</label>
+            <select
+              id={expiryId}
+              className="text-control"
+              value={expiry}
+              data-testid="api-token-expiry"
+              onChange={(event) => setExpiry(event.target.value)}
+            >
+              <option value={NEVER}>{t('openapi.expiryNever')}</option>
+              {API_TOKEN_EXPIRY_DAYS.map((days) => (
+                <option key={days} value={days}>
+                  {t(`openapi.expiryIn.d${days}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <ScopeChoices
+          scopes={scopes}
+          error={scopeError}
+          onChange={(next) => {
+            setScopes(next);
+            if (next.length) setScopeError(null);
+          }}
+        />
+        {problem && (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {t('openapi.createToken')}
+          </button>
+        </div>
+      </form>
+      {created && (
+        <NewApiTokenDialog
+          token={created}
+          onDone={() => {
+            setCreated(null);
+            requestAnimationFrame(() => form.focus('name'));
+          }}
+        />
+      )}
+    </>
+  );
+}
