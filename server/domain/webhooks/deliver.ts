@@ -7,6 +7,7 @@ import {
   type WebhookPayload,
 } from '../../../src/schemas/webhooks.ts';
 import { clock } from '../../clock.ts';
+import { asDate } from '../../db/row.ts';
 import { FetchRefusedError, guardedFetch } from '../../net/guarded-fetch.ts';
 
 /** A failed delivery is tried again after 30 s, then twice as long each time, at most an hour apart. */
@@ -103,11 +104,17 @@ export type DeliveryRun =
   | { state: 'retry'; delivered: number; retryAt: Date };
 
 async function endpointRow(em: EntityManager, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await em.execute<EndpointRow[]>(
+  const [row] = await em.execute<(EndpointRow & { failing_since: unknown; retry_at: unknown })[]>(
     `select "id", "url", "secret", "enabled", "failing_since", "retry_at" from "webhook_endpoint" where "id" = ?`,
     [id],
   );
-  return row;
+  return (
+    row && {
+      ...row,
+      failing_since: row.failing_since == null ? null : asDate(row.failing_since),
+      retry_at: row.retry_at == null ? null : asDate(row.retry_at),
+    }
+  );
 }
 
 async function nextPending(em: EntityManager, endpointId: string): Promise<DeliveryRow | undefined> {

@@ -13,6 +13,7 @@ import {
 } from '../../../src/schemas/webhooks.ts';
 import { clock } from '../../clock.ts';
 import { type User, WebhookEndpoint } from '../../db/entities/index.ts';
+import { asDate } from '../../db/row.ts';
 import { classifyAddress, literalAddress } from '../../net/ip-policy.ts';
 import type { Queues } from '../../queue.ts';
 import { disableEndpoint } from './deliver.ts';
@@ -224,10 +225,12 @@ interface DeliveryRow {
   attempts: number;
   last_status: number | null;
   last_error: string | null;
-  created_at: Date;
-  last_attempt_at: Date | null;
-  finished_at: Date | null;
+  created_at: unknown;
+  last_attempt_at: unknown;
+  finished_at: unknown;
 }
+
+const dateOrNull = (value: unknown) => (value == null ? null : asDate(value));
 
 /** One endpoint's delivery log, newest first, a page at a time. */
 export async function listWebhookDeliveries(
@@ -251,9 +254,9 @@ export async function listWebhookDeliveries(
     attempts: row.attempts,
     lastStatus: row.last_status,
     lastError: row.last_error,
-    createdAt: row.created_at,
-    lastAttemptAt: row.last_attempt_at,
-    finishedAt: row.finished_at,
+    createdAt: asDate(row.created_at),
+    lastAttemptAt: dateOrNull(row.last_attempt_at),
+    finishedAt: dateOrNull(row.finished_at),
   }));
   return { items, nextCursor: rows.length > input.limit ? (items.at(-1)?.id ?? null) : null };
 }

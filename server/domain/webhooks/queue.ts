@@ -1,6 +1,7 @@
 import type { EntityManager, QueryResult } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../../../src/constants.ts';
 import { clock } from '../../clock.ts';
+import { asDate } from '../../db/row.ts';
 import { log } from '../../log.ts';
 import { enqueue, findJob, type Queues } from '../../queue.ts';
 
@@ -11,7 +12,7 @@ const WAITING_ENDPOINTS = `select e."id", e."retry_at" from "webhook_endpoint" e
 
 interface Waiting {
   id: string;
-  retry_at: Date | null;
+  retry_at: Date | string | null;
 }
 
 /**
@@ -19,7 +20,9 @@ interface Waiting {
  * delayed, this adds nothing (the job id is the endpoint's); while one runs, one more follows it.
  */
 async function queueEndpoint(queues: Queues, endpoint: Waiting): Promise<void> {
-  const delay = endpoint.retry_at ? Math.max(0, endpoint.retry_at.getTime() - clock.now().getTime()) : 0;
+  const delay = endpoint.retry_at
+    ? Math.max(0, asDate(endpoint.retry_at).getTime() - clock.now().getTime())
+    : 0;
   await enqueue(queues, 'webhookDeliver', { endpointId: endpoint.id }, { delay });
 }
 

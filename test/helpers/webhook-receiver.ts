@@ -1,0 +1,91 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait.ts';
+
+// A webhook receiver on 127.0.0.1 (reached through FETCH_ALLOW_TARGETS): it records every request
+// as it came (the raw body, which the signature covers) and answers 204, or what a test asks.
+
+export interface ReceivedHook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The body exactly as sent. */
+  raw: string;
+  body: { id: string; type: string; createAt: number; data: Record<string, unknown> };
+  status: number;
+}
+
+export interface WebhookReceiver {
+  /** `host:port`, for FETCH_ALLOW_TARGETS. */
+  target: string;
+  /** A new path on the receiver, so each test reads only its own endpoint's requests. */
+  newUrl(): string;
+  /** The requests to `url`, in arrival order. */
+  received(url: string): ReceivedHook[];
+  /** The next `count` requests to `url` are answered `status` (500). */
+  failNext(url: string, count: number, status?: number): void;
+  /** Waits until `url` has received at least `count` requests, and answers them. */
+  waitFor(url: string, count: number): Promise<ReceivedHook[]>;
+  close(): Promise<void>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const requests: ReceivedHook[] = [];
+  const failures = new Map<string, { left: number; status: number }>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const failing = failures.get(path);
+      const status = failing && failing.left > 0 ? failing.status : 204;
+      if (failing && failing.left > 0) failing.left--;
+      requests.push({ path, headers: req.headers, raw, body: JSON.parse(raw), status });
+      res.statusCode = status;
+      res.end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const pathOf = (url: string) => new URL(url).pathname;
+  const received = (url: string) => requests.filter((r) => r.path === pathOf(url));
+  return {
+    target: `127.0.0.1:${port}`,
+    newUrl: () => `${origin}/hooks/${randomBytes(6).toString('hex')}`,
+    received,
+    failNext(url, count, status = 500) {
+      failures.set(pathOf(url), { left: count, status });
+    },
+    waitFor(url, count) {
+      return waitFor(
+        async () => {
+          const got = received(url);
+          return got.length >= count ? got : undefined;
+        },
+        20_000,
+        `${count} requests to ${url}`,
+      );
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Whether a request is signed with `secret`, checked as a receiver would (written here from the
+ * documented format, not with the server's code): `v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ */
+export function signedWith(hook: ReceivedHook, secret: string): boolean {
+  const timestamp = hook.headers['margin-webhook-timestamp'];
+  const signature = String(hook.headers['margin-webhook-signature'] ?? '');
+  const expected = `v1=${createHmac('sha256', secret).update(`${timestamp}.${hook.raw}`).digest('hex')}`;
+  return (
+    signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+  );
+}
