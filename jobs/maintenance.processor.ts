@@ -6,6 +6,7 @@ import { Session } from '../server/db/entities/index.ts';
 import type { AppDeps } from '../server/deps.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
+import { purgeIdempotencyRecords } from '../server/domain/openapi/idempotency.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
 import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
 import { sweepWebhooks } from '../server/domain/webhooks/queue.ts';
@@ -60,6 +61,7 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
     purgeExpiredSessions: async () => ({
       deleted: await purgeExpiredSessions(em()),
       deviceTickets: await purgeSpentDeviceTickets(em()),
+      idempotencyRecords: await purgeIdempotencyRecords(em()),
     }),
     deleteUserFiles: async ({ userId }) => {
       await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { AppError } from '../../src/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { IDEMPOTENCY_KEY_MAX, onceByKey, requestFingerprint } from '../domain/openapi/idempotency.ts';
 import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
+import { queueWebhookDeliveries } from '../domain/webhooks/queue.ts';
 import { jsonBody } from '../http/trpc-limits.ts';
 import { failureOf } from './api-errors.ts';
 import { apiCaller } from './caller.ts';
@@ -53,7 +54,11 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
       } else {
         result = await run();
       }
-      if (op.changes) await queueChangedPushes(em, deps, user.id);
+      // As after the app's own changes: the push tools and the webhooks hear of it.
+      if (op.changes) {
+        await queueWebhookDeliveries(em, deps, user.id);
+        await queueChangedPushes(em, deps, user.id);
+      }
       res.status(result.status).json(result.body);
     } catch (error) {
       send(req, res, error);
