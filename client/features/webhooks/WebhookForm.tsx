@@ -1,0 +1,191 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  WEBHOOK_EVENTS,
+  type WebhookEndpointView,
+  type WebhookEvent,
+  zCreateWebhookInput,
+} from '../../../src/schemas/webhooks.ts';
+import { errorData, errorMessage, fieldErrorKeys } from '../../lib/errors.ts';
+import { useTRPC } from '../../trpc.ts';
+import { TextField, useForm } from '../auth/form.tsx';
+import { EVENT_LABEL_KEYS } from './events.ts';
+
+/** The server's refusals of an address, shown under the URL field. */
+const URL_MESSAGES = [
+  'errors.webhookUrlInvalid',
+  'errors.webhookUrlNotHttps',
+  'errors.webhookUrlPrivate',
+  'errors.cannotBeEmpty',
+  'errors.tooLong',
+] as const;
+const EVENTS_EMPTY = 'errors.webhookEventsEmpty';
+
+/** The event checkboxes, each labelled in words with the event's name beside it. */
+function EventChoices({
+  events,
+  error,
+  onChange,
+}: {
+  events: WebhookEvent[];
+  error: string | null;
+  onChange(events: WebhookEvent[]): void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <fieldset
+      className="field-set webhook-event-choices"
+      aria-describedby={error ? `${id}-error` : undefined}
+      data-testid="webhook-events"
+    >
+      <legend>{t('webhooks.eventsLabel')}</legend>
+      <div className="webhook-event-grid">
+        {WEBHOOK_EVENTS.map((event) => (
+          <label key={event} className="choice">
+            <input
+              type="checkbox"
+              name="events"
+              value={event}
+              checked={events.includes(event)}
+              aria-invalid={error ? true : undefined}
+              onChange={(e) =>
+                onChange(
+                  e.target.checked
+                    ? WEBHOOK_EVENTS.filter((x) => x === event || events.includes(x))
+                    : events.filter((x) => x !== event),
+                )
+              }
+            />
+            <span className="choice-text">
+              <span>{t(EVENT_LABEL_KEYS[event])}</span>
+              <code className="webhook-event-name" dir="ltr">
+                {event}
+              </code>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {t(error)}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * A new endpoint (its secret then goes to `onCreated`), or the address and events of one that
+ * exists (`endpoint`). Refusals go under the field they are about.
+ */
+export function WebhookForm({
+  endpoint,
+  onCreated,
+  onDone,
+}: {
+  endpoint?: WebhookEndpointView;
+  onCreated?(secret: string): void;
+  onDone?(): void;
+}) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const form = useForm(
+    { url: endpoint?.url ?? '' },
+    Object.fromEntries(URL_MESSAGES.map((key) => [key, 'url' as const])),
+  );
+  const [events, setEvents] = useState<WebhookEvent[]>(endpoint?.events ?? [...WEBHOOK_EVENTS]);
+  const [eventsError, setEventsError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
+  const onError = (error: unknown) => {
+    if (fieldErrorKeys(error).events || errorData(error)?.messageKey === EVENTS_EMPTY)
+      setEventsError(EVENTS_EMPTY);
+    else if (errorData(error)?.messageKey === 'errors.webhookLimit') setProblem(errorMessage(error, t));
+    else form.fail(error);
+  };
+  const create = useMutation(
+    trpc.webhooks.create.mutationOptions({
+      onSuccess: ({ secret }) => {
+        form.reset();
+        setEvents([...WEBHOOK_EVENTS]);
+        void refresh();
+        onCreated?.(secret);
+      },
+      onError,
+    }),
+  );
+  const update = useMutation(
+    trpc.webhooks.update.mutationOptions({
+      onSuccess: () => {
+        void refresh();
+        onDone?.();
+      },
+      onError,
+    }),
+  );
+  const pending = create.isPending || update.isPending;
+  return (
+    <form
+      className="form webhook-form"
+      noValidate
+      data-testid={endpoint ? 'webhook-edit-form' : 'webhook-create-form'}
+      onSubmit={(event) => {
+        event.preventDefault();
+        setProblem(null);
+        setEventsError(events.length ? null : EVENTS_EMPTY);
+        const input = form.check(zCreateWebhookInput, { url: form.values.url, events });
+        if (!events.length && form.values.url.trim()) {
+          event.currentTarget.querySelector<HTMLInputElement>('input[name="events"]')?.focus();
+        }
+        if (!input) return;
+        if (endpoint) update.mutate({ id: endpoint.id, ...input });
+        else create.mutate(input);
+      }}
+      onKeyDown={(event) => {
+        if (endpoint && event.key === 'Escape') {
+          event.stopPropagation();
+          onDone?.();
+        }
+      }}
+    >
+      <TextField
+        form={form}
+        name="url"
+        type="url"
+        inputMode="url"
+        dir="ltr"
+        label={t('webhooks.url')}
+        placeholder={t('webhooks.urlPlaceholder')}
+        hint={t('webhooks.urlHint')}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <EventChoices
+        events={events}
+        error={eventsError}
+        onChange={(next) => {
+          setEvents(next);
+          if (next.length) setEventsError(null);
+        }}
+      />
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="webhook-form-actions">
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {endpoint ? t('common.save') : t('webhooks.add')}
+        </button>
+        {endpoint && (
+          <button type="button" className="button" onClick={onDone}>
+            {t('common.cancel')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
