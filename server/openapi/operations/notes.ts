@@ -30,9 +30,12 @@ import { toApiNote, toApiNoteDetail, toApiPage } from '../shapes.ts';
 
 const tag = 'Notes';
 
-/** A note as it is after a change, for the answer. */
-async function current(call: Parameters<typeof getNote>[0], user: Parameters<typeof getNote>[1], id: string) {
-  const { note } = await getNote(call, user, id);
+/**
+ * A note as it is after a change, for the answer: read afresh, as the changes were native
+ * updates that the request's entity manager, which may have loaded the note before, never saw.
+ */
+async function current(em: Parameters<typeof getNote>[0], user: Parameters<typeof getNote>[1], id: string) {
+  const { note } = await getNote(em.fork(), user, id);
   return toApiNote(toNoteSummary(note));
 }
 
