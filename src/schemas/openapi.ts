@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClipStatus, CoreType, Flow } from '../enums.ts';
 import { zHighlightId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
 import { zDailyAppendInput, zDay } from './daily.ts';
@@ -32,10 +33,20 @@ export const zApiNote = z
     siteName: z.string().nullable(),
     leadImageUrl: z.string().nullable(),
     excerpt: z.string(),
-    flow: z.number().int().meta({ description: 'State: 1 inbox, 2 read later, 3 starred, 9 archived.' }),
+    flow: z
+      .number()
+      .int()
+      .meta({
+        description: `State: ${Flow.inbox} inbox, ${Flow.later} read later, ${Flow.shortlist} starred, ${Flow.archive} archived.`,
+      }),
     tags: z.array(z.string()),
     folderId: z.string().nullable(),
-    clipStatus: z.number().int().meta({ description: 'Clipping: 0 queued, 1 running, 2 done, 3 failed.' }),
+    clipStatus: z
+      .number()
+      .int()
+      .meta({
+        description: `Clipping: ${ClipStatus.queued} queued, ${ClipStatus.processing} running, ${ClipStatus.done} done, ${ClipStatus.failed} failed.`,
+      }),
     clipError: z.string().nullable(),
     highlightCount: z.number().int(),
     createAt: zEpochSeconds,
@@ -48,7 +59,12 @@ export const zApiHighlight = z
   .object({
     id: z.string(),
     noteId: z.string().nullable(),
-    coreType: z.number().int().meta({ description: '1 text highlight, 2 image, 3 a note on the page.' }),
+    coreType: z
+      .number()
+      .int()
+      .meta({
+        description: `${CoreType.highlight} text highlight, ${CoreType.image} image, ${CoreType.textNote} a note on the page.`,
+      }),
     text: z.string(),
     slotId: z.number().int().meta({ description: 'Colour slot, 1–6.' }),
     style: z.number().int(),

@@ -3,6 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../../server/openapi/operations/index.ts';
+import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
 import { API_SCOPES } from '../../src/schemas/api-tokens.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -18,7 +19,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 interface ServedDocument {
   openapi: string;
   paths?: Record<string, Partial<Record<(typeof METHODS)[number], DocumentedOperation>>>;
-  components?: { securitySchemes?: Record<string, unknown> };
+  components?: {
+    securitySchemes?: Record<string, unknown>;
+    schemas?: Record<string, { properties?: Record<string, { description?: string }> }>;
+  };
 }
 interface DocumentedOperation {
   operationId?: string;
@@ -89,6 +93,16 @@ describe('the document', () => {
       }
     }
     expect(document.components?.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  test('the numbers a caller reads are described with the values the API sends', () => {
+    const schemas = document.components?.schemas ?? {};
+    const described = (schema: string, field: string) =>
+      (schemas[schema]?.properties?.[field]?.description?.match(/\d+/g) ?? []).map(Number).sort();
+    const values = (enumeration: Record<string, number>) => Object.values(enumeration).sort();
+    expect(described('Note', 'flow')).toEqual(values(Flow));
+    expect(described('Note', 'clipStatus')).toEqual(values(ClipStatus));
+    expect(described('Highlight', 'coreType')).toEqual(values(CoreType));
   });
 
   test('test/openapi/schema.d.ts is what `npm run openapi:types` makes of it now', async () => {

@@ -353,7 +353,7 @@ export interface components {
         };
         Highlight: {
             annotation: string | null;
-            /** @description 1 text highlight, 2 image, 3 a note on the page. */
+            /** @description 1 text highlight, 2 image, 6 a note on the page. */
             coreType: number;
             /** @description Epoch seconds. */
             createAt: number;
@@ -388,7 +388,7 @@ export interface components {
         };
         Note: {
             clipError: string | null;
-            /** @description Clipping: 0 queued, 1 running, 2 done, 3 failed. */
+            /** @description Clipping: 3 queued, 4 running, 1 done, 2 failed. */
             clipStatus: number;
             /** @description Epoch seconds. */
             createAt: number;
@@ -409,7 +409,7 @@ export interface components {
         NoteDetail: {
             author: string | null;
             clipError: string | null;
-            /** @description Clipping: 0 queued, 1 running, 2 done, 3 failed. */
+            /** @description Clipping: 3 queued, 4 running, 1 done, 2 failed. */
             clipStatus: number;
             /** @description The sanitised article. */
             contentHtml: string;
