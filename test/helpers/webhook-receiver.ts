@@ -43,6 +43,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       if (failing && failing.left > 0) failing.left--;
       requests.push({ path, headers: req.headers, raw, body: JSON.parse(raw), status });
       res.statusCode = status;
+      // A redirect points at another path of the receiver, which must never be called.
+      if (status >= 300 && status < 400) res.setHeader('location', `${path}/redirected`);
       res.end();
     });
   });

@@ -109,6 +109,20 @@ describe('a delivery', () => {
     expect((await reader.caller.webhooks.list())[0]).toMatchObject({ failingSince: null, retryAt: null });
   });
 
+  test('a redirect is a failure to retry, never followed', async () => {
+    const { reader, note, url, endpoint } = await subscriber(env, 'Moved elsewhere.', ['highlight.created']);
+    env.receiver.failNext(url, 1, 302);
+    await highlight(reader, note, 'Moved');
+    const { head } = await retryWaiting(env, reader, endpoint.id, 1);
+    expect(head).toMatchObject({ status: 'pending', lastStatus: 302 });
+    await retryAfter(env, endpoint.id, 30 * SECOND);
+    await waitFor(async () =>
+      (await deliveryLog(reader, endpoint.id))[0]?.status === 'delivered' ? true : undefined,
+    );
+    expect(env.receiver.received(`${url}/redirected`)).toEqual([]);
+    expect(env.receiver.received(url).map((h) => h.status)).toEqual([302, 204]);
+  });
+
   test('the events of one highlight arrive in order, even when the first attempt fails', async () => {
     const { reader, note, url, endpoint } = await subscriber(env, 'Order matters in a story.', [
       'highlight.created',
