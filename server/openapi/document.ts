@@ -17,11 +17,14 @@ const FAILURES: Record<string, string> = {
 function documented(op: Operation): ZodOpenApiOperationObject {
   const failures = Object.fromEntries(
     Object.entries(FAILURES)
-      .filter(([status]) => status !== '404' || op.params)
-      .filter(([status]) => status !== '409' || op.method === 'post')
+      .filter(([status]) => status !== '404' || op.params || op.refuses?.['404'])
+      .filter(([status]) => status !== '409' || op.method === 'post' || op.refuses?.['409'])
       .map(([status, description]) => [
         status,
-        { description, content: { 'application/json': { schema: zFailure } } },
+        {
+          description: op.refuses?.[status as '404' | '409'] ?? description,
+          content: { 'application/json': { schema: zFailure } },
+        },
       ]),
   );
   return {

@@ -43,6 +43,12 @@ export interface Operation<
   response: R;
   /** 201 for a create; 200 otherwise. */
   status?: 200 | 201;
+  /**
+   * Refusals the document would not list by itself (it gives 404 to operations with a path id and
+   * 409 to POSTs, for a running Idempotency-Key), each with why this operation answers it: an id
+   * in its body or query that is not the caller's, a name already taken.
+   */
+  refuses?: Partial<Record<'404' | '409', string>>;
   /** Whether the answer should tell webhook receivers about a change (writes do). */
   changes?: boolean;
   handle(call: OperationCall<Parsed<P>, Parsed<Q>, Parsed<B>>): Promise<z.input<R>>;

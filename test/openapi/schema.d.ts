@@ -654,6 +654,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The highlight (`highlightId`) is not found, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description A request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
@@ -794,7 +803,16 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still running. */
+            /** @description The parent folder (`parentId`) is not found, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A folder of that name is already there, or a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -956,6 +974,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description A folder of that name is already there. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -1020,6 +1047,15 @@ export interface operations {
             };
             /** @description The token lacks the operation's scope, or the account may not use the API. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The note (`noteId`) is not found, or not yours. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1095,7 +1131,16 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description A request with the same Idempotency-Key is still running. */
+            /** @description The note (`noteId`) is not found, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Your `id` is a highlight on another note, or a request with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1398,6 +1443,15 @@ export interface operations {
             };
             /** @description The token lacks the operation's scope, or the account may not use the API. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The folder (`folderId`) is not found, or not yours. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

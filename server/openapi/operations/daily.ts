@@ -64,6 +64,7 @@ export const dailyOperations = [
     tag,
     scope: 'daily',
     body: zApiDailyAppend,
+    refuses: { '404': 'The highlight (`highlightId`) is not found, or not yours.' },
     response: zApiDailyNote,
     changes: true,
     handle: async ({ em, user, body }) =>

@@ -31,6 +31,7 @@ export const highlightOperations = [
     tag,
     scope: 'read',
     query: zApiHighlightListQuery,
+    refuses: { '404': 'The note (`noteId`) is not found, or not yours.' },
     response: zApiPage(zApiHighlight),
     handle: async ({ em, user, query }) => toApiPage(await listHighlights(em, user, query), toApiHighlight),
   }),
@@ -45,6 +46,11 @@ export const highlightOperations = [
     tag,
     scope: 'write',
     body: zApiCreateHighlight,
+    refuses: {
+      '404': 'The note (`noteId`) is not found, or not yours.',
+      '409':
+        'Your `id` is a highlight on another note, or a request with the same Idempotency-Key is still running.',
+    },
     response: zApiHighlight,
     status: 201,
     changes: true,

@@ -41,6 +41,11 @@ export const libraryOperations = [
     tag: 'Folders',
     scope: 'write',
     body: zCreateFolderInput.meta({ id: 'CreateFolder' }),
+    refuses: {
+      '404': 'The parent folder (`parentId`) is not found, or not yours.',
+      '409':
+        'A folder of that name is already there, or a request with the same Idempotency-Key is still running.',
+    },
     response: zApiFolder,
     status: 201,
     handle: async ({ em, user, body }) => toApiFolder(await createFolder(em, user, body)),
@@ -54,6 +59,7 @@ export const libraryOperations = [
     scope: 'write',
     params: zFolderIdParams,
     body: z.object({ name: zFolderName }),
+    refuses: { '409': 'A folder of that name is already there.' },
     response: zApiFolder,
     handle: async ({ em, user, params, body }) =>
       toApiFolder(await renameFolder(em, user, { id: params.id, name: body.name })),

@@ -49,6 +49,7 @@ export const noteOperations = [
     tag,
     scope: 'read',
     query: zApiNoteListQuery,
+    refuses: { '404': 'The folder (`folderId`) is not found, or not yours.' },
     response: zApiPage(zApiNote),
     handle: async ({ em, user, query }) =>
       toApiPage(await listNotes(em, user, { ...query, sort: SortOrder.newestFirst }), toApiNote),
