@@ -64,7 +64,7 @@ export const zWebhookHighlight = z.object({
   text: z.string(),
   imageUrl: z.string().nullable(),
   /** The colour slot, 1 to 6. */
-  color: z.number().int(),
+  slotId: z.number().int(),
   style: z.number().int(),
   annotation: z.string().nullable(),
   tags: z.array(z.string()),

@@ -279,8 +279,8 @@ describe('the outbox: what each change records', () => {
     ]);
     expect(events.map((e) => e.data)).toMatchObject([
       { id: made.id, noteId: note.id, text: 'chosen with care', tags: ['craft'], annotation: null },
-      { color: 4, annotation: 'Yes' },
-      { text: 'Every word', color: 4 },
+      { slotId: 4, annotation: 'Yes' },
+      { text: 'Every word', slotId: 4 },
       { tags: ['writing'] },
       { id: made.id, noteId: note.id },
     ]);

@@ -61,7 +61,7 @@ describe('a delivery', () => {
         coreType: CoreType.highlight,
         text: 'quiet harbour',
         imageUrl: null,
-        color: made.slotId,
+        slotId: made.slotId,
         style: made.style,
         annotation: 'Calm',
         tags: ['sea'],

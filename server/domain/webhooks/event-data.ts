@@ -2,8 +2,9 @@ import type { WebhookDailyAppended, WebhookHighlight, WebhookNote } from '../../
 import type { Highlight, Note } from '../../db/entities/index.ts';
 import { asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
 
-// The Open API's shapes of a note and a highlight (times in epoch seconds), built here once for
-// the webhooks' events and for the REST front, from an entity or from a raw row alike.
+// What a webhook event carries of a note and a highlight: the Open API's field names and units
+// (times in epoch seconds), the fields a receiver needs to act (the REST front's `GET` has the
+// rest), built from an entity or from a raw row alike.
 
 type NoteField =
   | 'id'
@@ -54,7 +55,7 @@ function webhookHighlight(read: FieldReader<HighlightField>): WebhookHighlight {
     coreType: Number(read('coreType')),
     text: String(read('text') ?? ''),
     imageUrl: (read('imageUrl') as string | null | undefined) ?? null,
-    color: Number(read('slotId')),
+    slotId: Number(read('slotId')),
     style: Number(read('style')),
     annotation: (read('annotation') as string | null | undefined) ?? null,
     tags: (read('tags') as string[] | null | undefined) ?? [],
