@@ -158,9 +158,10 @@ describe('accounts in Chromium', () => {
     await page.getByTestId('delete-account').click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
-      'delete-account',
-    );
+    // Focus comes back once the dialog has closed: wait for it rather than read it once.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('delete-account');
     await page.keyboard.press('Enter');
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
     await page.waitForURL(app.url('/login'));
