@@ -16,11 +16,18 @@ const apiCompression = compression({
 /** The client build and pages, cached by browsers for a long time: the default, smaller setting. */
 const staticCompression = compression();
 
+/** Where answers are API JSON: the app's tRPC and the Open API. */
+const API_PATHS = ['/trpc/', '/openapi/v1/'];
+
 /**
  * How responses are compressed: the one setting the app and the API bench's bare Express
  * baseline share. Bodies under 1 KB go as they are (the middleware's threshold).
  */
 export function responseCompression(): RequestHandler {
   return (req, res, next) =>
-    (req.path.startsWith('/trpc/') ? apiCompression : staticCompression)(req, res, next);
+    (API_PATHS.some((prefix) => req.path.startsWith(prefix)) ? apiCompression : staticCompression)(
+      req,
+      res,
+      next,
+    );
 }
