@@ -10,29 +10,34 @@
 // Requests are what the client sends: queries through tRPC's streaming batch link, mutations
 // through its batch link, one call each, a browser's Accept-Encoding. With --cpu-prof DIR the
 // server runs under `node --cpu-prof` and its self-time tops over the measured loads are printed.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import superjson from 'superjson';
-import { hashPassword } from '../../server/domain/auth/password.ts';
-import { CoreType, SortOrder } from '../../src/enums.ts';
-import { portAnswers } from '../helpers/processes.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { CoreType } from '../../src/enums.ts';
 import type { CapturedResponse } from './bare-express.ts';
 import { formatTop, profileTop, readProfile } from './cpu-profile-top.ts';
+import {
+  BENCH_URL,
+  type Child,
+  cpuMsOf,
+  ensureSeeded,
+  LIST_LIMIT,
+  mutationBody,
+  NOTE_LIST_INPUT,
+  queryUrl,
+  rawRequest,
+  setBenchPassword,
+  signIn,
+  startBenchServer,
+  startChild,
+  stopChild,
+} from './server-load.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BENCH_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench_api';
-const PAGES = 10_000;
-const HIGHLIGHTS = 50_000;
 const SERVER_PORT = 3931;
 const BARE_PORT = 3932;
-const EMAIL = 'bench@example.test';
-const PASSWORD = 'bench-api-password';
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -40,8 +45,6 @@ function flag(name: string): string | undefined {
 
 /** What Chromium sends (the server picks brotli when it may); --encoding identity: no compression. */
 const ACCEPT_ENCODING = flag('encoding') ?? 'gzip, deflate, br, zstd';
-/** The note list's page size in the client (client/features/notes/NoteList.tsx CHUNK). */
-const LIST_LIMIT = 100;
 /** Highlight ids this bench creates start with it, so the next run can remove them first. */
 const CREATED_PREFIX = 'benchapi';
 
@@ -57,45 +60,6 @@ const STREAM_QUERIES = !process.argv.includes('--no-stream');
 
 // --- the database -------------------------------------------------------------------------
 
-async function seededUserId(): Promise<number | null> {
-  const client = new pg.Client({ connectionString: BENCH_URL });
-  try {
-    await client.connect();
-  } catch {
-    return null; // no such database yet
-  }
-  try {
-    const { rows } = await client.query<{ id: string; notes: number; highlights: number }>(
-      `select u.id, (select count(*)::int from note where user_id = u.id) notes,
-         (select count(*)::int from highlight where user_id = u.id) highlights
-       from "user" u where u.email = $1`,
-      [EMAIL],
-    );
-    const row = rows[0];
-    return row && row.notes >= PAGES && row.highlights >= HIGHLIGHTS ? Number(row.id) : null;
-  } catch {
-    return null;
-  } finally {
-    await client.end();
-  }
-}
-
-async function ensureSeeded(): Promise<number> {
-  const existing = await seededUserId();
-  if (existing !== null) return existing;
-  console.log(`seeding ${PAGES} notes and ${HIGHLIGHTS} highlights into ${BENCH_URL} …`);
-  const seed = spawn(
-    process.execPath,
-    [path.join(ROOT, 'test/bench/seed.ts'), '--pages', String(PAGES), '--highlights', String(HIGHLIGHTS)],
-    { stdio: 'inherit', env: { ...process.env, BENCH_DATABASE_URL: BENCH_URL } },
-  );
-  const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
-  if (code !== 0) throw new Error(`seeding failed (exit ${code})`);
-  const seeded = await seededUserId();
-  if (seeded === null) throw new Error('seeding left no bench user');
-  return seeded;
-}
-
 interface Fixture {
   /** The note with the most highlights: the reader's heaviest ordinary load. */
   readerNote: { id: string; highlights: number };
@@ -108,10 +72,7 @@ async function prepare(userId: number): Promise<Fixture> {
   const client = new pg.Client({ connectionString: BENCH_URL });
   await client.connect();
   try {
-    await client.query('update "user" set password_hash = $1 where id = $2', [
-      await hashPassword(PASSWORD),
-      userId,
-    ]);
+    await setBenchPassword(client, userId);
     const removed = await client.query<{ note_id: string }>(
       'delete from highlight where user_id = $1 and id like $2 returning note_id',
       [userId, `${CREATED_PREFIX}%`],
@@ -153,97 +114,7 @@ async function prepare(userId: number): Promise<Fixture> {
 
 // --- processes ------------------------------------------------------------------------------
 
-interface Child {
-  process: ChildProcess;
-  startedAt: number;
-}
-
-async function startChild(
-  script: string,
-  args: string[],
-  port: number,
-  env: NodeJS.ProcessEnv,
-  nodeArgs: string[] = [],
-): Promise<Child> {
-  if (await portAnswers(port)) throw new Error(`port ${port} is taken`);
-  const startedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script), ...args], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env },
-  });
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  await waitFor(
-    async () => {
-      if (exited) throw new Error(`${script} exited before it listened`);
-      return (await portAnswers(port)) || undefined;
-    },
-    60_000,
-    `${script} on port ${port}`,
-  );
-  return { process: child, startedAt };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.process.once('exit', resolve));
-  child.process.kill('SIGTERM');
-  await exited;
-}
-
 // --- requests -------------------------------------------------------------------------------
-
-interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** One request as sent, answered as received (no decompression). */
-function rawRequest(
-  port: number,
-  method: string,
-  url: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** A tRPC call as the client's batch link sends a single one. */
-function queryUrl(procedure: string, input: unknown): string {
-  return `/trpc/${procedure}?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: superjson.serialize(input) }))}`;
-}
-
-function mutationBody(input: unknown): string {
-  return JSON.stringify({ 0: superjson.serialize(input) });
-}
-
-async function signIn(): Promise<string> {
-  const res = await rawRequest(
-    SERVER_PORT,
-    'POST',
-    '/trpc/auth.login?batch=1',
-    { 'content-type': 'application/json' },
-    mutationBody({ email: EMAIL, password: PASSWORD }),
-  );
-  const cookies = res.headers['set-cookie'] ?? [];
-  if (res.status !== 200 || !cookies.length) throw new Error(`sign-in failed: ${res.status} ${res.body}`);
-  return cookies.map((c) => c.split(';')[0]).join('; ');
-}
 
 interface BenchPath {
   name: string;
@@ -283,7 +154,7 @@ function benchPaths(fixture: Fixture): BenchPath[] {
       tags: [],
     });
   };
-  const list = { nav: 'all', sort: SortOrder.newestFirst, limit: LIST_LIMIT, direction: 'forward' };
+  const list = NOTE_LIST_INPUT;
   return [
     {
       name: 'notes.list',
@@ -379,20 +250,6 @@ interface Load {
   toMs: number;
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User plus system CPU time of a process so far, in ms (Linux), or null. */
-function cpuMsOf(pid: number | undefined): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
 async function load(
   target: { port: number; child: Child },
   path: BenchPath,
@@ -464,26 +321,15 @@ const fixture = await prepare(userId);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'margin-bench-api-'));
 if (CPU_PROF_DIR) fs.mkdirSync(CPU_PROF_DIR, { recursive: true });
 
-const server = await startChild(
-  'server/main.ts',
-  [],
-  SERVER_PORT,
-  {
-    NODE_ENV: 'production',
-    DATABASE_URL: BENCH_URL,
-    HOST: '127.0.0.1',
-    PORT: String(SERVER_PORT),
-    REDIS_PREFIX: `bench-api-${process.pid}`,
-    INLINE_WORKERS: '0',
-    LOG_LEVEL: 'warn',
-    DATA_DIR: path.join(work, 'data'),
-  },
-  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [],
-);
+const server = await startBenchServer(SERVER_PORT, {
+  redisPrefix: `bench-api-${process.pid}`,
+  dataDir: path.join(work, 'data'),
+  cpuProfDir: CPU_PROF_DIR,
+});
 
 let bare: Child | undefined;
 try {
-  const headers = { cookie: await signIn(), 'x-lang': 'en' };
+  const headers = { cookie: await signIn(SERVER_PORT), 'x-lang': 'en' };
   // As client/trpc.ts sends them: queries through httpBatchStreamLink (JSON lines), mutations
   // through httpBatchLink (one JSON answer).
   const queryHeaders = STREAM_QUERIES ? { ...headers, 'trpc-accept': 'application/jsonl' } : headers;

@@ -1,4 +1,4 @@
-// The part of autocannon's programmatic API the API bench uses (the package ships no types).
+// The part of autocannon's programmatic API the benches use (the package ships no types).
 declare module 'autocannon' {
   interface Request {
     method?: string;
@@ -36,5 +36,13 @@ declare module 'autocannon' {
     throughput: Histogram;
   }
 
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A run: awaited for its result; its events come as it goes (`responseTime` in ms). */
+  interface Instance extends Promise<Result> {
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
+  }
+
+  export default function autocannon(options: Options): Instance;
 }
