@@ -194,5 +194,5 @@ export const zApiDailyCreate = z
 
 export const zApiDailyAppend = z.union([zDailyAppendInput, z.object({ highlightId: zHighlightId })]).meta({
   id: 'DailyAppend',
-  description: '`text` to add at the end, or a `highlightId` to move into the day.',
+  description: '`text` to add at the end, or a `highlightId` whose passage is quoted there (the highlight stays on its note).',
 });

@@ -46,7 +46,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add text, or move a highlight, to the end of today’s note */
+        /** Add text, or quote a highlight, at the end of today’s note */
         post: operations["appendToToday"];
         delete?: never;
         options?: never;
@@ -292,7 +292,7 @@ export interface components {
             html?: string;
             url: string;
         };
-        /** @description `text` to add at the end, or a `highlightId` to move into the day. */
+        /** @description `text` to add at the end, or a `highlightId` whose passage is quoted there (the highlight stays on its note). */
         DailyAppend: {
             text: string;
         } | {

@@ -60,7 +60,7 @@ export const dailyOperations = [
     method: 'post',
     path: '/daily/today/append',
     operationId: 'appendToToday',
-    summary: 'Add text, or move a highlight, to the end of today’s note',
+    summary: 'Add text, or quote a highlight, at the end of today’s note',
     tag,
     scope: 'daily',
     body: zApiDailyAppend,
