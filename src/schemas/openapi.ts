@@ -194,5 +194,6 @@ export const zApiDailyCreate = z
 
 export const zApiDailyAppend = z.union([zDailyAppendInput, z.object({ highlightId: zHighlightId })]).meta({
   id: 'DailyAppend',
-  description: '`text` to add at the end, or a `highlightId` whose passage is quoted there (the highlight stays on its note).',
+  description:
+    '`text` to add at the end, or a `highlightId` whose passage is quoted there (the highlight stays on its note).',
 });
