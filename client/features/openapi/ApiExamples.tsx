@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { CopyButton } from '../sync/CopyButton.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
 
 /** Where the examples' token goes: the reader puts one of theirs in its place. */
 const TOKEN_PLACEHOLDER = 'YOUR_API_TOKEN';

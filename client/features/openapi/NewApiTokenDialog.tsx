@@ -1,7 +1,7 @@
 import { Dialog } from 'radix-ui';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '../sync/CopyButton.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
 
 /**
  * The new token, shown once, with a copy button. Only Done or Escape closes it (a click beside

@@ -1,7 +1,7 @@
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { CopyButton } from '../../components/CopyButton.tsx';
 import type { AppInfo } from './apps.ts';
-import { CopyButton } from './CopyButton.tsx';
 
 /** The address the plugin asks for: the one this page is open at. */
 function ServerAddress() {

@@ -1,40 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PULL_SERVICE_IDS, type PullApp, zCreateSyncTokenInput } from '../../../src/schemas/sync.ts';
+import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
-import { CopyButton } from './CopyButton.tsx';
 import { syncErrorMessage } from './sync-errors.ts';
 
 const PULL_APPS = Object.keys(PULL_SERVICE_IDS) as PullApp[];
 
-/** The new token, shown once, with a copy button and the warning that it will not be shown again. */
-function NewToken({ token, onDone }: { token: string; onDone(): void }) {
-  const { t } = useTranslation();
-  // The form's button that made it is gone: focus moves to what to do next, copying the token.
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.querySelector<HTMLButtonElement>('[data-testid="copy-token"]')?.focus(), []);
-  return (
-    <div ref={box} className="new-token" role="status" data-testid="new-token">
-      <p className="new-token-title">
-        <strong>{t('sync.newTokenTitle')}</strong>
-      </p>
-      <p className="new-token-warning">{t('sync.newTokenWarning')}</p>
-      <div className="new-token-value">
-        <code className="mono" dir="ltr" data-testid="new-token-value">
-          {token}
-        </code>
-        <CopyButton text={token} testId="copy-token" />
-      </div>
-      <div>
-        <button type="button" className="button button-small" onClick={onDone}>
-          {t('common.done')}
-        </button>
-      </div>
-    </div>
-  );
-}
+const NEW_TOKEN_TEST_IDS = { box: 'new-token', value: 'new-token-value', copy: 'copy-token' };
 
 /** Name and app of a new sync token; the plain token is shown once after it is made. */
 export function CreateTokenForm() {
@@ -62,7 +37,15 @@ export function CreateTokenForm() {
       setCreated(null);
       requestAnimationFrame(() => form.focus('name'));
     };
-    return <NewToken token={created} onDone={done} />;
+    return (
+      <ShownOnce
+        title={t('sync.newTokenTitle')}
+        warning={t('sync.newTokenWarning')}
+        value={created}
+        testIds={NEW_TOKEN_TEST_IDS}
+        onDone={done}
+      />
+    );
   }
   return (
     <form

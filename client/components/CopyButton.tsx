@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { copyText } from '../../lib/clipboard.ts';
-import { notify } from '../../lib/notify.ts';
+import { copyText } from '../lib/clipboard.ts';
+import { notify } from '../lib/notify.ts';
 
 /** Copies `text` to the clipboard, with a toast saying it worked (or why not). */
 export function CopyButton({ text, label, testId }: { text: string; label?: string; testId?: string }) {
