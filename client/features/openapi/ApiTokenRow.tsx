@@ -3,10 +3,9 @@ import { useTranslation } from 'react-i18next';
 import type { ApiTokenView } from '../../../src/schemas/api-tokens.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { formatDate, formatDateTime } from '../notes/format-date.ts';
-import { RelativeTime } from '../sync/RelativeTime.tsx';
 import { isolate } from '../sync/sync-errors.ts';
+import { RevokeTokenButton, TokenUse } from '../sync/token-parts.tsx';
 
 /** When the token expires (or did), in the reader's language; the exact time on hover. */
 function Expiry({ token }: { token: ApiTokenView }) {
@@ -28,7 +27,7 @@ function Expiry({ token }: { token: ApiTokenView }) {
 
 /** One token: name, its first characters, scopes, dates, and Revoke behind a confirmation. */
 export function ApiTokenRow({ token }: { token: ApiTokenView }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const revoke = useMutation(
@@ -59,31 +58,17 @@ export function ApiTokenRow({ token }: { token: ApiTokenView }) {
           ))}
         </ul>
         <p className="token-facts">
-          <span>{t('sync.tokenCreated', { date: formatDateTime(token.createdAt, i18n.language) })}</span>
-          <span>
-            {token.lastUsedAt ? (
-              <>
-                {t('sync.tokenLastUsed')} <RelativeTime date={token.lastUsedAt} />
-              </>
-            ) : (
-              t('sync.tokenNeverUsed')
-            )}
-          </span>
+          <TokenUse createdAt={token.createdAt} lastUsedAt={token.lastUsedAt} />
           <Expiry token={token} />
         </p>
       </div>
       <div className="token-actions">
-        <ConfirmDialog
-          title={t('sync.revokeTitle', { name: token.name })}
-          description={t('openapi.revokeBody')}
-          confirmLabel={t('sync.revoke')}
-          danger
-          onConfirm={() => revoke.mutate({ id: token.id })}
-        >
-          <button type="button" className="button button-small button-danger" disabled={revoke.isPending}>
-            {t('sync.revoke')}
-          </button>
-        </ConfirmDialog>
+        <RevokeTokenButton
+          name={token.name}
+          consequence={t('openapi.revokeBody')}
+          pending={revoke.isPending}
+          onRevoke={() => revoke.mutate({ id: token.id })}
+        />
       </div>
     </li>
   );

@@ -4,10 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { SYNC_TOKEN_NAME_MAX, type SyncTokenView as TokenView } from '../../../src/schemas/sync.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
-import { formatDateTime } from '../notes/format-date.ts';
-import { RelativeTime } from './RelativeTime.tsx';
 import { syncErrorMessage } from './sync-errors.ts';
+import { RevokeTokenButton, TokenUse } from './token-parts.tsx';
 
 function useTokensRefresh() {
   const trpc = useTRPC();
@@ -85,26 +83,11 @@ function RenameForm({ token, onDone }: { token: TokenView; onDone(): void }) {
 
 /** When the token was made and last used, and by which client. */
 function TokenFacts({ token }: { token: TokenView }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
     <p className="token-facts">
       <span className="badge">{t(`sync.app.${token.app}`)}</span>
-      <span>{t('sync.tokenCreated', { date: formatDateTime(token.createdAt, i18n.language) })}</span>
-      <span>
-        {token.lastUsedAt ? (
-          <>
-            {t('sync.tokenLastUsed')} <RelativeTime date={token.lastUsedAt} />
-            {token.lastUsedClient && (
-              <>
-                {' · '}
-                <bdi className="mono token-client">{token.lastUsedClient}</bdi>
-              </>
-            )}
-          </>
-        ) : (
-          t('sync.tokenNeverUsed')
-        )}
-      </span>
+      <TokenUse createdAt={token.createdAt} lastUsedAt={token.lastUsedAt} client={token.lastUsedClient} />
     </p>
   );
 }
@@ -161,17 +144,12 @@ export function TokenRow({ token }: { token: TokenView }) {
           >
             {t('sync.rename')}
           </button>
-          <ConfirmDialog
-            title={t('sync.revokeTitle', { name: token.name })}
-            description={t('sync.revokeBody')}
-            confirmLabel={t('sync.revoke')}
-            danger
-            onConfirm={() => revoke.mutate({ id: token.id })}
-          >
-            <button type="button" className="button button-small button-danger" disabled={revoke.isPending}>
-              {t('sync.revoke')}
-            </button>
-          </ConfirmDialog>
+          <RevokeTokenButton
+            name={token.name}
+            consequence={t('sync.revokeBody')}
+            pending={revoke.isPending}
+            onRevoke={() => revoke.mutate({ id: token.id })}
+          />
         </div>
       )}
     </li>
