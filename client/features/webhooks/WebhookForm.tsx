@@ -108,9 +108,8 @@ export function WebhookForm({
   };
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
+      // The form gives way to the secret, so it is not reset: the next one starts afresh.
       onSuccess: ({ secret }) => {
-        form.reset();
-        setEvents([...WEBHOOK_EVENTS]);
         void refresh();
         onCreated?.(secret);
       },
