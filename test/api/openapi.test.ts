@@ -185,6 +185,38 @@ describe('owners and input', () => {
   });
 });
 
+describe('webhook events of API writes', () => {
+  test('a PATCH of state, tags and folder is one note.updated with the note as it ends up; DELETE records none', async () => {
+    const owner = await apiUser(deps);
+    const note = await makeClippedNote(deps, owner.user.id, { title: 'mine', text: TEXT });
+    const other = await makeClippedNote(deps, owner.user.id, { title: 'gone', text: TEXT });
+    const folder = await owner.caller.folders.create({ name: 'Hooked' });
+    const { endpoint } = await owner.caller.webhooks.create({
+      url: `https://hooks.example.com/${newId()}`,
+      events: ['note.updated'],
+    });
+    const api = apiClient(server.url, owner.apiToken);
+    const patched = await api.PATCH('/notes/{id}', {
+      params: { path: { id: note.id } },
+      body: { flow: 9, tags: ['kept', 'kept'], folderId: folder.id },
+    });
+    expect(patched.data?.data).toMatchObject({ flow: 9, tags: ['kept'], folderId: folder.id });
+    expect((await api.DELETE('/notes/{id}', { params: { path: { id: other.id } } })).response.status).toBe(
+      200,
+    );
+
+    const rows = await deps.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ event_type: string; payload: { data: Record<string, unknown> } }[]>(
+        'select event_type, payload from webhook_delivery where endpoint_id = ? order by id',
+        [endpoint.id],
+      );
+    expect(rows.map((row) => [row.event_type, row.payload.data.id])).toEqual([['note.updated', note.id]]);
+    expect(rows[0]?.payload.data).toMatchObject({ flow: 9, tags: ['kept'], folderId: folder.id });
+  });
+});
+
 describe('Idempotency-Key', () => {
   test('a retried create returns the first answer and makes nothing twice, even in parallel', async () => {
     const owner = await apiUser(deps);

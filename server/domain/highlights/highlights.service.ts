@@ -16,6 +16,7 @@ import { Highlight, Note, NoteContent, type User } from '../../db/entities/index
 import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
+import { ownNote } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
 import { highlightOf } from '../webhooks/event-data.ts';
@@ -32,12 +33,6 @@ function checkMath(annotation: string | null | undefined): void {
 }
 
 /** Highlights live on the user's web notes; a daily note's text is not highlighted. */
-async function ownNote(em: EntityManager, user: User, noteId: string): Promise<Note> {
-  const note = await em.findOne(Note, { id: noteId, user: user.id, kind: NoteKind.web });
-  if (!note) throw new AppError('NOT_FOUND');
-  return note;
-}
-
 /** Where the selectors land in the note text now (position first, then quote, then fuzzy). */
 function place(text: string, selectors: HighlightSelectors | null | undefined) {
   if (!selectors) return { positionStart: null, positionEnd: null, detached: false };

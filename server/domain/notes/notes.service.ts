@@ -4,10 +4,16 @@ import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
 
-/** One of the user's web notes with its content (a daily note is read through the daily service). */
-export async function getNote(em: EntityManager, user: User, id: string) {
+/** One of the user's web notes, without its content (a daily note is read through the daily service). */
+export async function ownNote(em: EntityManager, user: User, id: string): Promise<Note> {
   const note = await em.findOne(Note, { id, user: user.id, kind: NoteKind.web });
   if (!note) throw new AppError('NOT_FOUND');
+  return note;
+}
+
+/** One of the user's web notes with its content. */
+export async function getNote(em: EntityManager, user: User, id: string) {
+  const note = await ownNote(em, user, id);
   const content = await em.findOne(NoteContent, { note: note.id });
   return { note, content };
 }

@@ -56,6 +56,11 @@ export async function deleteForever(em: EntityManager, user: User, ids: string[]
   return changedOrNotFound(em, user, ids, changed);
 }
 
+/** Deletes one note for good whether or not it is in the trash (the Open API's DELETE). */
+export async function deleteNote(em: EntityManager, user: User, id: string): Promise<void> {
+  if (!(await em.nativeDelete(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
+}
+
 /** The scheduled purge: notes in the trash for 30 days are deleted. Idempotent. */
 export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<number> {
   return em.nativeDelete(Note, { trashedAt: { $lte: new Date(now.getTime() - TRASH_RETENTION_MS) } });
@@ -73,23 +78,38 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
   return changedOrNotFound(em, user, ids, result.affectedRows);
 }
 
-/** Gives one note exactly these tags (the Open API's update); unchanged tags change nothing. */
-export async function setNoteTags(
+/**
+ * One note's state, tags (exactly these) and folder at once (the Open API's update): one
+ * transaction, so a webhook receiver hears one note.updated with the note as it ends up. As
+ * with setFlow, a note in the trash keeps its state.
+ */
+export async function updateNote(
   em: EntityManager,
   user: User,
   id: string,
-  tags: string[],
-): Promise<number> {
-  const unique = [...new Set(tags)];
-  const result = await withNoteEvents(em, user, [id], (tem) =>
-    tem.execute<QueryResult>(
-      `update "note" set "tags" = ?::text[], "updated_at" = ?
-     where "user_id" = ? and "kind" = ? and "id" = ? and "tags" is distinct from ?::text[]`,
-      [pgTextArray(unique), clock.now(), user.id, NoteKind.web, id, pgTextArray(unique)],
-      'run',
-    ),
-  );
-  return changedOrNotFound(em, user, [id], result.affectedRows);
+  changes: { flow?: number; tags?: string[]; folderId?: string | null },
+): Promise<void> {
+  if (!(await em.count(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
+  if (changes.folderId) await ownFolder(em, user, changes.folderId);
+  const now = clock.now();
+  await withNoteEvents(em, user, [id], async (tem) => {
+    if (changes.flow !== undefined)
+      await tem.nativeUpdate(
+        Note,
+        { ...listed(user, [id]), trashedAt: null },
+        { flow: changes.flow, updatedAt: now },
+      );
+    if (changes.tags !== undefined) {
+      const tags = pgTextArray([...new Set(changes.tags)]);
+      await tem.execute(
+        `update "note" set "tags" = ?::text[], "updated_at" = ?
+         where "user_id" = ? and "kind" = ? and "id" = ? and "tags" is distinct from ?::text[]`,
+        [tags, now, user.id, NoteKind.web, id, tags],
+      );
+    }
+    if (changes.folderId !== undefined)
+      await tem.nativeUpdate(Note, listed(user, [id]), { folder: changes.folderId, updatedAt: now });
+  });
 }
 
 export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
@@ -155,3 +175,4 @@ export async function moveToFolder(
   );
   return changedOrNotFound(em, user, ids, changed);
 }
+

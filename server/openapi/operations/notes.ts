@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { SortOrder } from '../../../src/enums.ts';
 import {
@@ -11,20 +12,14 @@ import {
   zApiUpdateNote,
   zNoteIdParams,
 } from '../../../src/schemas/openapi.ts';
+import type { User } from '../../db/entities/index.ts';
 import { exportHighlights } from '../../domain/highlights/export-highlights.ts';
 import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
 import { clipHtml, clipUrl } from '../../domain/notes/clip.service.ts';
 import { listNotes } from '../../domain/notes/note-list.ts';
 import { toNoteDetail, toNoteSummary } from '../../domain/notes/note-view.ts';
-import { exportNote, getNote } from '../../domain/notes/notes.service.ts';
-import {
-  deleteForever,
-  moveToFolder,
-  restoreNotes,
-  setFlow,
-  setNoteTags,
-  trashNotes,
-} from '../../domain/notes/organise.service.ts';
+import { exportNote, getNote, ownNote } from '../../domain/notes/notes.service.ts';
+import { deleteNote, restoreNotes, trashNotes, updateNote } from '../../domain/notes/organise.service.ts';
 import { operation } from '../operation.ts';
 import { toApiNote, toApiNoteDetail, toApiPage } from '../shapes.ts';
 
@@ -34,9 +29,8 @@ const tag = 'Notes';
  * A note as it is after a change, for the answer: read afresh, as the changes were native
  * updates that the request's entity manager, which may have loaded the note before, never saw.
  */
-async function current(em: Parameters<typeof getNote>[0], user: Parameters<typeof getNote>[1], id: string) {
-  const { note } = await getNote(em.fork(), user, id);
-  return toApiNote(toNoteSummary(note));
+async function current(em: EntityManager, user: User, id: string) {
+  return toApiNote(toNoteSummary(await ownNote(em.fork(), user, id)));
 }
 
 export const noteOperations = [
@@ -101,12 +95,7 @@ export const noteOperations = [
     response: zApiNote,
     changes: true,
     handle: async ({ em, user, params, body }) => {
-      await getNote(em, user, params.id);
-      await em.transactional(async (tem) => {
-        if (body.flow !== undefined) await setFlow(tem, user, [params.id], body.flow);
-        if (body.tags !== undefined) await setNoteTags(tem, user, params.id, body.tags);
-        if (body.folderId !== undefined) await moveToFolder(tem, user, [params.id], body.folderId);
-      });
+      await updateNote(em, user, params.id, body);
       return current(em, user, params.id);
     },
   }),
@@ -151,11 +140,7 @@ export const noteOperations = [
     response: z.object({ deleted: z.literal(true) }),
     changes: true,
     handle: async ({ em, user, params }) => {
-      await getNote(em, user, params.id);
-      await em.transactional(async (tem) => {
-        await trashNotes(tem, user, [params.id]);
-        await deleteForever(tem, user, [params.id]);
-      });
+      await deleteNote(em, user, params.id);
       return { deleted: true as const };
     },
   }),
