@@ -260,6 +260,20 @@ function isAllowedAddress(address: string, hostKey: string, port: number, settin
   );
 }
 
+/**
+ * What can be said of a URL before any lookup, for checking an address when it is saved (a
+ * webhook endpoint): whether it is a target the operator allowed, and whether its port is one
+ * the fetcher refuses. Delivery still goes through the full check.
+ */
+export function staticTargetCheck(
+  url: URL,
+  allowedTargets: readonly string[],
+): { allowed: boolean; blockedPort: boolean } {
+  const port = portOf(url);
+  const allowed = normaliseAllowedTargets(allowedTargets).has(targetKey(url.hostname, port));
+  return { allowed, blockedPort: BAD_PORTS.has(port) && !allowed };
+}
+
 async function checkTargetWith(url: URL, settings: Settings): Promise<CheckedTarget> {
   checkScheme(url);
   const port = portOf(url);

@@ -63,6 +63,7 @@ describe('endpoints', () => {
       ['ftp://hooks.example.com/margin', 'errors.webhookUrlNotHttps'],
       ['not a url', 'errors.webhookUrlInvalid'],
       ['https://user:pass@hooks.example.com/', 'errors.webhookUrlInvalid'],
+      ['https://hooks.example.com:25/hook', 'errors.webhookUrlInvalid'],
       ['https://10.0.0.7/hook', 'errors.webhookUrlPrivate'],
       ['https://[::1]/hook', 'errors.webhookUrlPrivate'],
       ['https://localhost/hook', 'errors.webhookUrlPrivate'],

@@ -14,6 +14,7 @@ import {
 import { clock } from '../../clock.ts';
 import { type User, WebhookEndpoint } from '../../db/entities/index.ts';
 import { asDate } from '../../db/row.ts';
+import { staticTargetCheck } from '../../net/guarded-fetch.ts';
 import { classifyAddress, literalAddress } from '../../net/ip-policy.ts';
 import type { Queues } from '../../queue.ts';
 import { disableEndpoint } from './deliver.ts';
@@ -49,27 +50,9 @@ function view(endpoint: WebhookEndpoint): WebhookEndpointView {
   };
 }
 
-/** `host:port` as FETCH_ALLOW_TARGETS spells it, canonical (lower case, IPv6 bracketed). */
-function targetKey(hostname: string, port: string | number): string | undefined {
-  try {
-    return `${new URL(`http://${hostname}`).hostname}:${port}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function allowedTarget(url: URL, allowedTargets: readonly string[]): boolean {
-  const port = url.port || (url.protocol === 'https:' ? 443 : 80);
-  const key = targetKey(url.hostname, port);
-  return allowedTargets.some((entry) => {
-    const [, host = '', entryPort = ''] = entry.trim().match(/^(.+):(\d{1,5})$/) ?? [];
-    return key !== undefined && targetKey(host, Number(entryPort)) === key;
-  });
-}
-
 /**
  * The address deliveries go to: https (plain http only to a target the operator allowed), no
- * credentials in it, and not a private or local address written out (a name that resolves to
+ * credentials in it, not a port the fetcher refuses, and not a private or local address written out (a name that resolves to
  * one is refused by the guarded fetcher at every delivery).
  */
 function checkedUrl(text: string, allowedTargets: readonly string[]): string {
@@ -80,10 +63,11 @@ function checkedUrl(text: string, allowedTargets: readonly string[]): string {
     throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
   }
   if (url.username || url.password) throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
-  const allowed = allowedTarget(url, allowedTargets);
+  const { allowed, blockedPort } = staticTargetCheck(url, allowedTargets);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
     throw new AppError('BAD_REQUEST', 'errors.webhookUrlNotHttps');
   }
+  if (blockedPort) throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
   const literal = literalAddress(url.hostname);
   const local = url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
   if (!allowed && (local || (literal && classifyAddress(literal) !== 'public'))) {
