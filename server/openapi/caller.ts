@@ -7,8 +7,7 @@ import type { AppDeps } from '../deps.ts';
 import { assertOpenApiAccess } from '../domain/openapi/access.ts';
 import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
 import { countHits, LIMITS, tooManyRequests } from '../domain/rate-limit.ts';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+import { authorizationToken } from '../http/authorization.ts';
 
 /**
  * Whom an Open API call acts for: the bearer token's user, when the token is live, has the
@@ -22,7 +21,7 @@ export async function apiCaller(
   res: Response,
   scope: ApiScope,
 ): Promise<User> {
-  const plain = BEARER.exec(req.get('authorization') ?? '')?.[1];
+  const plain = authorizationToken(req, ['Bearer']);
   const found = plain ? await authenticateApiToken(em, plain) : null;
   if (!found) {
     res.setHeader('WWW-Authenticate', 'Bearer');
@@ -31,16 +30,14 @@ export async function apiCaller(
   res.locals.language = found.user.language;
   const limit = { key: `openapi:token:${found.token.id}`, ...LIMITS.openApi.perToken };
   const [hit] = await countHits(deps.redis, deps.config.redisPrefix, [limit]);
-  if (hit) {
-    const remaining = Math.max(limit.max - hit.count, 0);
-    res.setHeader('RateLimit-Policy', `${limit.max};w=${limit.windowSeconds}`);
-    res.setHeader('RateLimit-Limit', String(limit.max));
-    res.setHeader('RateLimit-Remaining', String(remaining));
-    res.setHeader('RateLimit-Reset', String(hit.resetSeconds));
-    if (hit.count > limit.max) {
-      res.setHeader('Retry-After', String(hit.resetSeconds));
-      throw tooManyRequests(hit.resetSeconds);
-    }
+  const { count, resetSeconds } = hit as NonNullable<typeof hit>;
+  res.setHeader('RateLimit-Policy', `${limit.max};w=${limit.windowSeconds}`);
+  res.setHeader('RateLimit-Limit', String(limit.max));
+  res.setHeader('RateLimit-Remaining', String(Math.max(limit.max - count, 0)));
+  res.setHeader('RateLimit-Reset', String(resetSeconds));
+  if (count > limit.max) {
+    res.setHeader('Retry-After', String(resetSeconds));
+    throw tooManyRequests(resetSeconds);
   }
   if (!found.token.scopes.includes(scope))
     throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope });

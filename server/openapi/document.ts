@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { HOUR_MS } from '../../src/constants.ts';
 import { API_SCOPES } from '../../src/schemas/api-tokens.ts';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../domain/openapi/idempotency.ts';
 import { zFailure, zSuccess } from './envelope.ts';
 import type { Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
@@ -54,10 +56,15 @@ function documented(op: Operation): ZodOpenApiOperationObject {
 }
 
 const IDEMPOTENCY_HEADER = z.object({
-  'idempotency-key': z.string().max(255).optional().meta({
-    description:
-      'Send the same key when retrying: the first answer comes back, nothing is made twice (kept 24 hours).',
-  }),
+  'idempotency-key': z
+    .string()
+    .max(IDEMPOTENCY_KEY_MAX)
+    .optional()
+    .meta({
+      description:
+        'Send the same key when retrying: the first answer comes back, nothing is made twice ' +
+        `(kept ${IDEMPOTENCY_TTL_MS / HOUR_MS} hours).`,
+    }),
 });
 
 let built: ReturnType<typeof createDocument> | undefined;

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { authorizationToken } from '../http/authorization.ts';
 import { jsonBody } from '../http/trpc-limits.ts';
 
 /**
@@ -26,7 +27,4 @@ export const syncCors: RequestHandler = (req, res, next) => {
 };
 
 /** The token of `Authorization: Bearer <token>` or the seed plugins' `Token <token>`. */
-export function tokenOf(req: Request): string | null {
-  const match = /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  return match?.[1] ?? null;
-}
+export const tokenOf = (req: Request): string | null => authorizationToken(req, ['Bearer', 'Token']);

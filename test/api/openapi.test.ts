@@ -255,13 +255,25 @@ describe('Idempotency-Key', () => {
         body: JSON.stringify({ url, html: `<article><p>${url} ${TEXT}</p></article>` }),
       });
     const first = await (await create('https://example.test/first')).json();
+    const start = clock.now().getTime();
+    const keptRows = () =>
+      deps.orm.em
+        .fork()
+        .getConnection()
+        .execute('select 1 from idempotency_record where user_id = ?', [owner.user.id]);
     try {
-      setClock(new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS + 1000));
+      setClock(new Date(start + IDEMPOTENCY_TTL_MS - 1000));
+      const retried = await create('https://example.test/first');
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect((await retried.json()).data.note.id).toBe(first.data.note.id);
+      setClock(new Date(start + IDEMPOTENCY_TTL_MS + 1000));
       const later = await create('https://example.test/second');
       expect(later.headers.get('idempotent-replayed')).toBeNull();
       expect((await later.json()).data.note.id).not.toBe(first.data.note.id);
-      setClock(new Date(clock.now().getTime() + IDEMPOTENCY_TTL_MS + 1000));
-      expect(await purgeIdempotencyRecords(deps.orm.em.fork())).toBeGreaterThanOrEqual(1);
+      expect(await keptRows()).toHaveLength(1);
+      setClock(new Date(start + 2 * IDEMPOTENCY_TTL_MS + 2000));
+      await purgeIdempotencyRecords(deps.orm.em.fork());
+      expect(await keptRows()).toHaveLength(0);
     } finally {
       setClock(TEST_NOW);
     }

@@ -7,17 +7,16 @@ import { getNote } from '../notes/notes.service.ts';
 
 /**
  * Selectors for a quote given without them (the Open API lets scripts send only the text): its
- * first occurrence in the note's stored text, or, when given, the occurrence after `near`
- * characters. A quote the text does not contain is refused naming the field.
+ * first occurrence in the note's stored text. A quote the text does not contain is refused.
  */
 export async function selectorsForQuote(
   em: EntityManager,
   user: User,
-  input: { noteId: string; quote: string; near?: number },
+  input: { noteId: string; quote: string },
 ): Promise<Selectors> {
   const { content } = await getNote(em, user, input.noteId);
   const text = content?.text ?? '';
-  const start = text.indexOf(input.quote, input.near ?? 0);
-  if (start < 0 || !input.quote) throw new AppError('BAD_REQUEST', 'errors.quoteNotFound');
+  const start = text.indexOf(input.quote);
+  if (start < 0) throw new AppError('BAD_REQUEST', 'errors.quoteNotFound');
   return describeRange(text, start, start + input.quote.length);
 }

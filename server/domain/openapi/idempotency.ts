@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DAY_MS } from '../../../src/constants.ts';
 import { AppError } from '../../../src/errors.ts';
 import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 
 /** How long an answer is kept for its key; after that the key may be used afresh. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
 export const IDEMPOTENCY_KEY_MAX = 255;
 
 /** A POST's answer, as it was sent the first time. */
@@ -25,7 +26,7 @@ export function requestFingerprint(method: string, path: string, body: unknown):
  * Runs `answer` once per (user, key): the first request claims the key in one statement (an
  * expired claim is taken over), runs, and keeps its answer; a retry gets that answer back; a
  * retry while the first still runs is refused (409), as is the key reused for another request
- * (422). An answer that failed on the server's side (5xx) is not kept, so the retry runs again.
+ * (422). A request that failed (it threw) lets go of its key, so the retry runs again.
  */
 export async function onceByKey(
   em: EntityManager,
@@ -60,14 +61,12 @@ export async function onceByKey(
     await forget(em, user, key);
     throw error;
   }
-  if (result.status >= 500) await forget(em, user, key);
-  else
-    await em.execute('update idempotency_record set status = ?, body = ? where user_id = ? and key = ?', [
-      result.status,
-      JSON.stringify(result.body),
-      user.id,
-      key,
-    ]);
+  await em.execute('update idempotency_record set status = ?, body = ? where user_id = ? and key = ?', [
+    result.status,
+    JSON.stringify(result.body),
+    user.id,
+    key,
+  ]);
   return { ...result, replayed: false };
 }
 
