@@ -35,6 +35,17 @@ export function asEpochMs(value: unknown): number {
   return asDate(value).getTime();
 }
 
+/** A time as whole seconds since the epoch (the Open API's and the sync protocols' unit). */
+export function asEpochSeconds(value: unknown): number {
+  return Math.floor(asEpochMs(value) / 1000);
+}
+
+/** A relation's id, whether the ORM holds it as an entity, a reference or the bare key. */
+export function refId(ref: unknown): string | null {
+  if (ref == null) return null;
+  return typeof ref === 'string' ? ref : String((ref as { id: string }).id);
+}
+
 /** A timestamp column as epoch milliseconds (a float8, which pg reads as a JS number). */
 export function epochMsSql(column: string): string {
   return `floor(extract(epoch from ${column}) * 1000)::float8`;

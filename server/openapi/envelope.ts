@@ -37,8 +37,3 @@ export const zFailure = z
   })
   .meta({ id: 'Failure' });
 export type Failure = z.infer<typeof zFailure>;
-
-/** Epoch seconds, the spec's unit for `createAt` / `updateAt`, from our epoch milliseconds or a Date. */
-export function epochSeconds(time: number | Date): number {
-  return Math.floor((typeof time === 'number' ? time : time.getTime()) / 1000);
-}

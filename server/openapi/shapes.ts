@@ -10,12 +10,12 @@ import type {
   zApiFolder,
   zApiNoteDetail,
 } from '../../src/schemas/openapi.ts';
-import { epochSeconds } from './envelope.ts';
+import { asEpochSeconds } from '../db/row.ts';
 
 // The services' shapes (the app's) as the Open API sends them: times in epoch seconds.
 
 export function toApiNote({ createdAt, updatedAt, ...note }: NoteSummary): ApiNote {
-  return { ...note, createAt: epochSeconds(createdAt), updateAt: epochSeconds(updatedAt) };
+  return { ...note, createAt: asEpochSeconds(createdAt), updateAt: asEpochSeconds(updatedAt) };
 }
 
 export function toApiHighlight({
@@ -28,8 +28,8 @@ export function toApiHighlight({
   return {
     ...highlight,
     annotation: annotation?.message ?? null,
-    createAt: epochSeconds(createdAt),
-    updateAt: epochSeconds(updatedAt),
+    createAt: asEpochSeconds(createdAt),
+    updateAt: asEpochSeconds(updatedAt),
   };
 }
 
@@ -40,7 +40,7 @@ export function toApiNoteDetail(
   return {
     ...toApiNote(summary),
     author,
-    publishedAt: publishedAt ? epochSeconds(publishedAt) : null,
+    publishedAt: publishedAt ? asEpochSeconds(publishedAt) : null,
     lang,
     wordCount,
     contentHtml,
@@ -50,11 +50,11 @@ export function toApiNoteDetail(
 }
 
 export function toApiFolder({ createdAt, ...folder }: FolderView): z.input<typeof zApiFolder> {
-  return { ...folder, createAt: epochSeconds(createdAt) };
+  return { ...folder, createAt: asEpochSeconds(createdAt) };
 }
 
 export function toApiDailyNote({ updatedAt, ...note }: DailyNote): z.input<typeof zApiDailyNote> {
-  return { ...note, updateAt: updatedAt ? epochSeconds(updatedAt) : null };
+  return { ...note, updateAt: updatedAt ? asEpochSeconds(updatedAt) : null };
 }
 
 /** A service's `{ items, nextCursor }` as the API's page. */

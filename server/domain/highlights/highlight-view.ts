@@ -1,7 +1,7 @@
 import { textNoteHasLink } from '../../../src/rules/link.ts';
 import type { HighlightListItem, Highlight as HighlightView } from '../../../src/schemas/highlights.ts';
 import type { Highlight } from '../../db/entities/index.ts';
-import { asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
+import { asEpochMs, type FieldReader, refId, rowReader } from '../../db/row.ts';
 
 /** What the client's highlight is built from: the entity's columns, by property name. */
 type HighlightField =
@@ -43,14 +43,8 @@ function highlightView(read: FieldReader<HighlightField>): HighlightView {
   };
 }
 
-function noteIdOf(highlight: Highlight): string | null {
-  const note = highlight.note as unknown as { id: string } | string | null | undefined;
-  if (!note) return null;
-  return typeof note === 'string' ? note : note.id;
-}
-
 export function toHighlightView(highlight: Highlight): HighlightView {
-  return highlightView((field) => (field === 'noteId' ? noteIdOf(highlight) : highlight[field]));
+  return highlightView((field) => (field === 'noteId' ? refId(highlight.note) : highlight[field]));
 }
 
 /** A raw highlight row (snake_case columns) straight to the client's highlight. */

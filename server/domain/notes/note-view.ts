@@ -1,6 +1,6 @@
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import type { Note, NoteContent } from '../../db/entities/index.ts';
-import { asDate, asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
+import { asDate, asEpochMs, type FieldReader, refId, rowReader } from '../../db/row.ts';
 
 /** The one mapping to the client's summary, whatever the note was read from. */
 function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
@@ -24,7 +24,7 @@ function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
 
 /** A note as clients see it (entities never leave the server raw). */
 export function toNoteSummary(note: Note): NoteSummary {
-  return noteSummary((field) => (field === 'folderId' ? note.folder?.id : note[field]));
+  return noteSummary((field) => (field === 'folderId' ? refId(note.folder) : note[field]));
 }
 
 export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetail {

@@ -175,4 +175,3 @@ export async function moveToFolder(
   );
   return changedOrNotFound(em, user, ids, changed);
 }
-

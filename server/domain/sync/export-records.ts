@@ -10,7 +10,7 @@ import {
 } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
-import { asDate } from '../../db/row.ts';
+import { asEpochSeconds } from '../../db/row.ts';
 import { exportedNotesCondition } from './note-filter.ts';
 
 interface NoteRow {
@@ -42,8 +42,6 @@ interface HighlightRow {
   updated_at: Date;
 }
 
-const seconds = (value: unknown) => Math.floor(asDate(value).getTime() / 1000);
-
 function highlightType(row: HighlightRow): ExportHighlightType {
   if (row.core_type === CoreType.image) return ExportHighlightType.image;
   if (row.core_type === CoreType.textNote) return ExportHighlightType.textNote;
@@ -62,8 +60,8 @@ function exportHighlight(row: HighlightRow, baseUrl: string): ExportHighlight {
     color: DEFAULT_SLOT_COLOURS[slot],
     tags: row.tags,
     link: `${baseUrl}/${deepLinkSearch({ kind: 'highlight', highlightId: row.id, viewStyle: ViewStyle.article })}`,
-    createdAt: seconds(row.created_at),
-    updatedAt: seconds(row.updated_at),
+    createdAt: asEpochSeconds(row.created_at),
+    updatedAt: asEpochSeconds(row.updated_at),
   };
 }
 
@@ -112,9 +110,9 @@ export async function exportRecords(
     folder: n.folder,
     flow: n.flow,
     content: n.content ?? '',
-    createdAt: seconds(n.created_at),
-    updatedAt: seconds(n.updated_at),
-    publishedAt: n.published_at ? seconds(n.published_at) : null,
+    createdAt: asEpochSeconds(n.created_at),
+    updatedAt: asEpochSeconds(n.updated_at),
+    publishedAt: n.published_at ? asEpochSeconds(n.published_at) : null,
     highlights: (byNote.get(n.id) ?? []).map((h) => exportHighlight(h, baseUrl)),
   }));
 }

@@ -1,6 +1,6 @@
 import type { WebhookDailyAppended, WebhookHighlight, WebhookNote } from '../../../src/schemas/webhooks.ts';
 import type { Highlight, Note } from '../../db/entities/index.ts';
-import { asEpochMs, type FieldReader, rowReader } from '../../db/row.ts';
+import { asEpochSeconds, type FieldReader, refId, rowReader } from '../../db/row.ts';
 
 // What a webhook event carries of a note and a highlight: the Open API's field names and units
 // (times in epoch seconds), the fields a receiver needs to act (the REST front's `GET` has the
@@ -29,11 +29,6 @@ type HighlightField =
   | 'createdAt'
   | 'updatedAt';
 
-/** A time as the Open API gives it: whole seconds since the epoch. */
-export function epochSeconds(value: unknown): number {
-  return Math.floor(asEpochMs(value) / 1000);
-}
-
 function webhookNote(read: FieldReader<NoteField>): WebhookNote {
   return {
     id: String(read('id')),
@@ -43,8 +38,8 @@ function webhookNote(read: FieldReader<NoteField>): WebhookNote {
     trashed: read('trashedAt') != null,
     tags: (read('tags') as string[] | null | undefined) ?? [],
     folderId: (read('folderId') as string | null | undefined) ?? null,
-    createAt: epochSeconds(read('createdAt')),
-    updateAt: epochSeconds(read('updatedAt')),
+    createAt: asEpochSeconds(read('createdAt')),
+    updateAt: asEpochSeconds(read('updatedAt')),
   };
 }
 
@@ -59,8 +54,8 @@ function webhookHighlight(read: FieldReader<HighlightField>): WebhookHighlight {
     style: Number(read('style')),
     annotation: (read('annotation') as string | null | undefined) ?? null,
     tags: (read('tags') as string[] | null | undefined) ?? [],
-    createAt: epochSeconds(read('createdAt')),
-    updateAt: epochSeconds(read('updatedAt')),
+    createAt: asEpochSeconds(read('createdAt')),
+    updateAt: asEpochSeconds(read('updatedAt')),
   };
 }
 
@@ -74,18 +69,12 @@ export const noteFromRow = (row: Record<string, unknown>): WebhookNote => webhoo
 export const highlightFromRow = (row: Record<string, unknown>): WebhookHighlight =>
   webhookHighlight(rowReader(row));
 
-/** A reference's id, whether the ORM holds it as an entity, a reference or the bare key. */
-function idOf(ref: unknown): string | null {
-  if (ref == null) return null;
-  return typeof ref === 'string' ? ref : String((ref as { id: string }).id);
-}
-
 export function noteOf(note: Note): WebhookNote {
-  return webhookNote((field) => (field === 'folderId' ? idOf(note.folder) : note[field]));
+  return webhookNote((field) => (field === 'folderId' ? refId(note.folder) : note[field]));
 }
 
 export function highlightOf(highlight: Highlight): WebhookHighlight {
-  return webhookHighlight((field) => (field === 'noteId' ? idOf(highlight.note) : highlight[field]));
+  return webhookHighlight((field) => (field === 'noteId' ? refId(highlight.note) : highlight[field]));
 }
 
 /** What was appended to a day's daily note (`noteId`): Markdown `text`, quoting `highlightIds` if any. */

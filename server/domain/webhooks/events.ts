@@ -10,13 +10,8 @@ import type {
 import { clock } from '../../clock.ts';
 import { type User, WebhookDelivery } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
-import {
-  epochSeconds,
-  HIGHLIGHT_DATA_COLUMNS,
-  highlightFromRow,
-  NOTE_DATA_COLUMNS,
-  noteFromRow,
-} from './event-data.ts';
+import { asEpochSeconds } from '../../db/row.ts';
+import { HIGHLIGHT_DATA_COLUMNS, highlightFromRow, NOTE_DATA_COLUMNS, noteFromRow } from './event-data.ts';
 
 // The outbox. Events are written by the services that make the changes, with the caller's
 // EntityManager, inside the caller's transaction: an event exists exactly when its change
@@ -33,7 +28,7 @@ async function insertDeliveries(
 ): Promise<void> {
   const now = clock.now();
   const rows = events.flatMap((data) => {
-    const payload = { id: newId(), type, createAt: epochSeconds(now), data } as WebhookPayload;
+    const payload = { id: newId(), type, createAt: asEpochSeconds(now), data } as WebhookPayload;
     return endpointIds.map((endpoint) => ({
       endpoint,
       eventId: payload.id,
