@@ -2,8 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import { AppError } from '../../src/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { IDEMPOTENCY_KEY_MAX, onceByKey, requestFingerprint } from '../domain/openapi/idempotency.ts';
-import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
-import { queueWebhookDeliveries } from '../domain/webhooks/queue.ts';
+import { queueAfterChange } from '../domain/sync/push/after-change.ts';
 import { jsonBody } from '../http/trpc-limits.ts';
 import { failureOf } from './api-errors.ts';
 import { apiCaller } from './caller.ts';
@@ -54,11 +53,7 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
       } else {
         result = await run();
       }
-      // As after the app's own changes: the push tools and the webhooks hear of it.
-      if (op.changes) {
-        await queueWebhookDeliveries(em, deps, user.id);
-        await queueChangedPushes(em, deps, user.id);
-      }
+      if (op.changes) await queueAfterChange(em, deps, user.id, op.changes);
       res.status(result.status).json(result.body);
     } catch (error) {
       send(req, res, error);

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ApiScope } from '../../src/schemas/api-tokens.ts';
 import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
+import type { ChangeReach } from '../domain/sync/push/after-change.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -49,8 +50,8 @@ export interface Operation<
    * in its body or query that is not the caller's, a name already taken.
    */
   refuses?: Partial<Record<'404' | '409', string>>;
-  /** Whether the answer should tell webhook receivers about a change (writes do). */
-  changes?: boolean;
+  /** What its change reaches once committed, as for the app's own procedure doing the same. */
+  changes?: ChangeReach;
   handle(call: OperationCall<Parsed<P>, Parsed<Q>, Parsed<B>>): Promise<z.input<R>>;
 }
 

@@ -43,7 +43,7 @@ export const dailyOperations = [
     body: zApiDailyCreate,
     response: zApiDailyNote,
     status: 201,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, body }) => {
       const date = body.date ?? today(user);
       const day = await getDay(em, user, date);
@@ -66,7 +66,7 @@ export const dailyOperations = [
     body: zApiDailyAppend,
     refuses: { '404': 'The highlight (`highlightId`) is not found, or not yours.' },
     response: zApiDailyNote,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, body }) =>
       toApiDailyNote(
         'text' in body

@@ -53,7 +53,7 @@ export const highlightOperations = [
     },
     response: zApiHighlight,
     status: 201,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, body }) => {
       const { quote, ...fields } = body;
       const selectors =
@@ -90,7 +90,7 @@ export const highlightOperations = [
     params: zHighlightIdParams,
     body: zApiUpdateHighlight,
     response: zApiHighlight,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params, body }) =>
       toApiHighlight(await updateHighlight(em, user, { ...body, id: params.id })),
   }),
@@ -103,7 +103,7 @@ export const highlightOperations = [
     scope: 'write',
     params: zHighlightIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params }) => {
       await deleteHighlight(em, user, params.id);
       return { deleted: true as const };

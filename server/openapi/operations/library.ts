@@ -73,7 +73,6 @@ export const libraryOperations = [
     scope: 'write',
     params: zFolderIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    changes: true,
     handle: async ({ em, user, params }) => {
       await deleteFolder(em, user, params.id);
       return { deleted: true as const };

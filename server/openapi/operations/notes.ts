@@ -61,7 +61,7 @@ export const noteOperations = [
     body: zApiCreateNote,
     response: z.object({ note: zApiNote, created: z.boolean() }),
     status: 201,
-    changes: true,
+    changes: 'webhooks',
     handle: async ({ em, user, deps, body }) => {
       const { note, created } = body.html
         ? await clipHtml(em, deps.queues, user, { url: body.url, html: body.html })
@@ -93,7 +93,7 @@ export const noteOperations = [
     params: zNoteIdParams,
     body: zApiUpdateNote,
     response: zApiNote,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params, body }) => {
       await updateNote(em, user, params.id, body);
       return current(em, user, params.id);
@@ -108,7 +108,7 @@ export const noteOperations = [
     scope: 'write',
     params: zNoteIdParams,
     response: zApiNote,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params }) => {
       await trashNotes(em, user, [params.id]);
       return current(em, user, params.id);
@@ -123,7 +123,7 @@ export const noteOperations = [
     scope: 'write',
     params: zNoteIdParams,
     response: zApiNote,
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params }) => {
       await restoreNotes(em, user, [params.id]);
       return current(em, user, params.id);
@@ -138,7 +138,7 @@ export const noteOperations = [
     scope: 'write',
     params: zNoteIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    changes: true,
+    changes: 'exports',
     handle: async ({ em, user, params }) => {
       await deleteNote(em, user, params.id);
       return { deleted: true as const };
