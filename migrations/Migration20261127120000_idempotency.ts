@@ -5,9 +5,11 @@ import { Migration } from '@mikro-orm/migrations';
  * of making a second note or highlight. `status` is null while the first request still runs.
  */
 export class Migration20261127120000_idempotency extends Migration {
+  override name = 'Migration20261127120000_idempotency';
+
   override async up(): Promise<void> {
     this.addSql(`create table "idempotency_record" (
-      "user_id" int not null references "user" ("id") on delete cascade,
+      "user_id" bigint not null references "user" ("id") on delete cascade,
       "key" varchar(255) not null,
       "fingerprint" char(64) not null,
       "status" smallint null,
