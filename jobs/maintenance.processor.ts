@@ -4,6 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { clock } from '../server/clock.ts';
 import { Session } from '../server/db/entities/index.ts';
 import type { AppDeps } from '../server/deps.ts';
+import { downgradeExpiredMembers, remindExpiringMembers } from '../server/domain/membership/expiry.ts';
+import { closeStaleOrders } from '../server/domain/membership/orders.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
 import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { purgeIdempotencyRecords } from '../server/domain/openapi/idempotency.ts';
@@ -23,6 +25,7 @@ export const MAINTENANCE_JOBS = {
   purgeTrash: JOBS.purgeTrash.name,
   reindexSearch: JOBS.reindexSearch.name,
   sweepWebhooks: JOBS.sweepWebhooks.name,
+  membership: JOBS.membership.name,
 };
 
 /** The id of the one re-index job for the current tokenizer version. */
@@ -57,6 +60,11 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
     purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
     sweepStaleClips: () => sweepStaleClips(em(), deps.queues),
     sweepWebhooks: () => sweepWebhooks(em(), deps.queues),
+    membership: async () => ({
+      downgraded: await downgradeExpiredMembers(em()),
+      reminded: await remindExpiringMembers(em(), { queues: deps.queues, publicUrl: deps.config.publicUrl }),
+      closedOrders: await closeStaleOrders(em()),
+    }),
     reindexSearch: () => reindexSearch(em()),
     purgeExpiredSessions: async () => ({
       deleted: await purgeExpiredSessions(em()),

@@ -18,6 +18,7 @@ import { Migration20261126100000_sync } from './Migration20261126100000_sync.ts'
 import { Migration20261127100000_api_tokens } from './Migration20261127100000_api_tokens.ts';
 import { Migration20261127110000_webhooks } from './Migration20261127110000_webhooks.ts';
 import { Migration20261127120000_idempotency } from './Migration20261127120000_idempotency.ts';
+import { Migration20261128100000_membership } from './Migration20261128100000_membership.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   Migration20261127100000_api_tokens,
   Migration20261127110000_webhooks,
   Migration20261127120000_idempotency,
+  Migration20261128100000_membership,
 ];

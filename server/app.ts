@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.ts';
 import { checkHealth } from './health.ts';
 import { exportRoutes } from './http/export.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
+import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import {
@@ -84,6 +85,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(syncRoutes(deps));
   app.use(openApiRoutes(deps));
   app.use('/api/export', exportRoutes(deps));
+  // Payment providers' notifications: raw signed bodies, answered in each provider's format.
+  app.use(paymentRoutes(deps));
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));
 

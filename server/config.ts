@@ -2,7 +2,9 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { MembershipConfig } from '../src/schemas/membership.ts';
 import { StartupError } from './lifecycle.ts';
+import { loadMembershipConfig } from './membership-config.ts';
 
 const REGIONS = ['chn', 'euro', 'us'] as const;
 
@@ -100,6 +102,26 @@ const zEnv = z.object({
   REGION: z.enum(REGIONS).default('us'),
   /** `on`: PRO-only features (the Open API among them) need a membership; `off`: everyone has everything. */
   MEMBERSHIP: z.enum(['off', 'on']).default('off'),
+  /** A JSON file replacing parts of the plan table and prices (server/membership-config.ts). */
+  MEMBERSHIP_CONFIG: zOptionalText,
+  /** Where feedback and operator notices are mailed. */
+  OPERATOR_EMAIL: zOptionalText.pipe(z.email().optional()),
+  /** Stripe: off until both keys are set. STRIPE_API_URL points the SDK elsewhere (tests). */
+  STRIPE_SECRET_KEY: zOptionalText,
+  STRIPE_WEBHOOK_SECRET: zOptionalText,
+  STRIPE_API_URL: zOptionalUrl,
+  /** WeChat Pay v3 (Native): off until every key but the API URL is set. */
+  WECHATPAY_APP_ID: zOptionalText,
+  WECHATPAY_MCH_ID: zOptionalText,
+  WECHATPAY_MCH_CERT_FILE: zOptionalText,
+  WECHATPAY_MCH_KEY_FILE: zOptionalText,
+  WECHATPAY_API_V3_KEY: zOptionalText,
+  WECHATPAY_API_URL: zOptionalUrl,
+  /** Alipay: off until the app id and both key files are set. */
+  ALIPAY_APP_ID: zOptionalText,
+  ALIPAY_PRIVATE_KEY_FILE: zOptionalText,
+  ALIPAY_PUBLIC_KEY_FILE: zOptionalText,
+  ALIPAY_GATEWAY_URL: zOptionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
   TRUST_PROXY: zTrustProxy,
   /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
@@ -142,6 +164,11 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   /** MEMBERSHIP=on: PRO-only features are checked against the user's membership. */
   membership: boolean;
+  /** The plan table, prices and PRO-tip count (MEMBERSHIP_CONFIG over the defaults). */
+  membershipConfig: MembershipConfig;
+  operatorEmail: string | undefined;
+  /** Each payment provider whose keys are set; an absent one is off. */
+  payments: PaymentsConfig;
   embeddedPgPort: number;
   redisUrl: string;
   redisPrefix: string;
@@ -165,7 +192,84 @@ export interface AppConfig {
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
 }
 
+export interface PaymentsConfig {
+  stripe?: { secretKey: string; webhookSecret: string; apiUrl: string | undefined };
+  wechat?: {
+    appId: string;
+    mchId: string;
+    mchCertFile: string;
+    mchKeyFile: string;
+    apiV3Key: string;
+    apiUrl: string | undefined;
+  };
+  alipay?: { appId: string; privateKeyFile: string; publicKeyFile: string; gatewayUrl: string | undefined };
+}
+
 export class ConfigError extends StartupError {}
+
+/**
+ * A provider's settings when all of its required keys are set, undefined when none is; some but
+ * not all is a mistake worth stopping for.
+ */
+function providerSettings<K extends string, T>(
+  name: string,
+  required: Record<K, string | undefined>,
+  build: (values: Record<K, string>) => T,
+): T | undefined {
+  const missing = Object.entries(required).filter(([, value]) => !value);
+  if (missing.length === Object.keys(required).length) return undefined;
+  if (missing.length > 0) {
+    const names = missing.map(([key]) => key).join(', ');
+    throw new ConfigError(`Invalid configuration:\n  ${names}: required when any ${name} setting is set`);
+  }
+  return build(required as Record<K, string>);
+}
+
+function loadPayments(e: z.output<typeof zEnv>): PaymentsConfig {
+  return {
+    stripe: providerSettings(
+      'Stripe',
+      { STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET },
+      (v) => ({
+        secretKey: v.STRIPE_SECRET_KEY,
+        webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+        apiUrl: e.STRIPE_API_URL,
+      }),
+    ),
+    wechat: providerSettings(
+      'WeChat Pay',
+      {
+        WECHATPAY_APP_ID: e.WECHATPAY_APP_ID,
+        WECHATPAY_MCH_ID: e.WECHATPAY_MCH_ID,
+        WECHATPAY_MCH_CERT_FILE: e.WECHATPAY_MCH_CERT_FILE,
+        WECHATPAY_MCH_KEY_FILE: e.WECHATPAY_MCH_KEY_FILE,
+        WECHATPAY_API_V3_KEY: e.WECHATPAY_API_V3_KEY,
+      },
+      (v) => ({
+        appId: v.WECHATPAY_APP_ID,
+        mchId: v.WECHATPAY_MCH_ID,
+        mchCertFile: v.WECHATPAY_MCH_CERT_FILE,
+        mchKeyFile: v.WECHATPAY_MCH_KEY_FILE,
+        apiV3Key: v.WECHATPAY_API_V3_KEY,
+        apiUrl: e.WECHATPAY_API_URL,
+      }),
+    ),
+    alipay: providerSettings(
+      'Alipay',
+      {
+        ALIPAY_APP_ID: e.ALIPAY_APP_ID,
+        ALIPAY_PRIVATE_KEY_FILE: e.ALIPAY_PRIVATE_KEY_FILE,
+        ALIPAY_PUBLIC_KEY_FILE: e.ALIPAY_PUBLIC_KEY_FILE,
+      },
+      (v) => ({
+        appId: v.ALIPAY_APP_ID,
+        privateKeyFile: v.ALIPAY_PRIVATE_KEY_FILE,
+        publicKeyFile: v.ALIPAY_PUBLIC_KEY_FILE,
+        gatewayUrl: e.ALIPAY_GATEWAY_URL,
+      }),
+    ),
+  };
+}
 
 /**
  * Extraction (and sanitising) is CPU-bound: a thread per core, since the event loop mostly waits
@@ -211,6 +315,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: e.MAIL_FROM,
     region: e.REGION,
     membership: e.MEMBERSHIP === 'on',
+    membershipConfig: loadMembershipConfig(e.MEMBERSHIP_CONFIG),
+    operatorEmail: e.OPERATOR_EMAIL,
+    payments: loadPayments(e),
     dataDir: path.resolve(e.DATA_DIR),
     trustProxy: e.TRUST_PROXY,
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,

@@ -175,6 +175,15 @@ export const JOBS = {
     debounced: true,
   }),
   /** Queues every webhook endpoint with deliveries waiting (the safety net) and purges the old log. */
+  /** Downgrades lapsed members, mails the three-days-before reminder, closes unpaid orders. */
+  membership: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'membership',
+    payload: zNoPayload,
+    jobId: () => 'membership',
+    options: DEFAULT_JOB_OPTIONS,
+    schedule: { every: HOUR },
+  }),
   sweepWebhooks: defineJob({
     queue: QUEUES.maintenance,
     name: 'sweep-webhooks',

@@ -4,6 +4,7 @@ import { dailyRouter } from './daily.router.ts';
 import { foldersRouter } from './folders.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
+import { membershipRouter } from './membership.router.ts';
 import { notesRouter } from './notes.router.ts';
 import { openapiRouter } from './openapi.router.ts';
 import { syncRouter } from './sync.router.ts';
@@ -21,6 +22,7 @@ export const appRouter = router({
   sync: syncRouter,
   webhooks: webhooksRouter,
   openapi: openapiRouter,
+  membership: membershipRouter,
 });
 
 export type AppRouter = typeof appRouter;

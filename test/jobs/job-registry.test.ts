@@ -137,6 +137,7 @@ describe('a malformed job put on the queue directly (raw BullMQ)', () => {
       purgeTrash: vi.fn(async () => 'purged'),
       reindexSearch: vi.fn(async () => 'reindexed'),
       sweepWebhooks: vi.fn(async () => 'swept'),
+      membership: vi.fn(async () => 'checked'),
     } satisfies JobHandlers<'maintenance'>;
     const connection = createRedis(deps.config.redisUrl, 'worker');
     const worker = new Worker(QUEUES.maintenance, jobProcessor(QUEUES.maintenance, handlers), {

@@ -41,6 +41,7 @@ const standIn: Fixtures = {
   syncTokenId: 987_654_321,
   apiTokenId: 987_654_322,
   webhookEndpointId: 'STANDIN-WEBHOOK-ID',
+  orderId: 'mostandinorderid00000000',
 };
 const takingOwnedIds = PROCEDURES.filter((p) => {
   const input = JSON.stringify(sampleInput(p.path, standIn) ?? null);

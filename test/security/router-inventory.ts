@@ -9,7 +9,9 @@ import superjson from 'superjson';
 import request from 'supertest';
 import type { z } from 'zod';
 import type { AppDeps } from '../../server/deps.ts';
+import { Order } from '../../server/db/entities/index.ts';
 import { createTicket } from '../../server/domain/auth/qr.service.ts';
+import { newOrderId } from '../../server/domain/membership/orders.ts';
 import { type AppRouter, appRouter } from '../../server/trpc/app.router.ts';
 import { CoreType, Flow, SortOrder } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -63,10 +65,17 @@ export interface Fixtures {
   syncTokenId: number;
   apiTokenId: number;
   webhookEndpointId: string;
+  orderId: string;
 }
 
 /** Ids in a fixture set that belong to its user: a second user must never reach them. */
-export const ownedIds = (fx: Fixtures) => [fx.noteId, fx.highlightId, fx.folderId, fx.webhookEndpointId];
+export const ownedIds = (fx: Fixtures) => [
+  fx.noteId,
+  fx.highlightId,
+  fx.folderId,
+  fx.webhookEndpointId,
+  fx.orderId,
+];
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Samples = {
@@ -199,6 +208,12 @@ const SAMPLES: Samples = {
     deliveries: (fx) => ({ id: fx.webhookEndpointId, limit: 10 }),
     sendTest: (fx) => ({ id: fx.webhookEndpointId }),
   },
+  membership: {
+    overview: () => undefined,
+    createOrder: () => ({ productId: 'pro-month', provider: 'stripe' }),
+    order: (fx) => ({ id: fx.orderId }),
+    orders: () => ({ limit: 10 }),
+  },
 };
 
 export function sampleInput(path: string, fx: Fixtures): unknown {
@@ -326,6 +341,19 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     url: `https://hooks.example.test/${marker}`,
     events: ['highlight.created', 'note.updated'],
   });
+  // An unpaid order, straight into the table: paying one needs a provider.
+  const order = deps.orm.em.fork().create(Order, {
+    id: newOrderId(),
+    user: user.user.id,
+    source: 'stripe',
+    productId: 'pro-month',
+    tier: 'pro',
+    proDays: 31,
+    amount: 499,
+    currency: 'USD',
+    description: `${marker} order`,
+  });
+  await deps.orm.em.fork().persist(order).flush();
   const fx: Fixtures = {
     email: user.user.email ?? '',
     noteId: note.id,
@@ -338,6 +366,7 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     syncTokenId: syncToken.id,
     apiTokenId: apiToken.id,
     webhookEndpointId: endpoint.id,
+    orderId: order.id,
   };
   return { ...user, fx };
 }

@@ -17,6 +17,8 @@ export const UserSchema = defineEntity({
     theme: p.string().length(1).nullable(),
     memberLevel: p.smallint().default(0),
     proExpiresAt: p.datetime().nullable(),
+    /** The expiry the three-days-before reminder was mailed for (so it is mailed once). */
+    proRemindedFor: p.datetime().nullable(),
     timeZone: p.string().length(64).default('UTC'),
     createdAt: p.datetime().onCreate(() => clock.now()),
     updatedAt: p

@@ -1,0 +1,27 @@
+import type { PaymentProviderId } from '../../../../src/schemas/membership.ts';
+import type { PaymentsConfig } from '../../../config.ts';
+import type { PaymentProvider } from './types.ts';
+
+export type PaymentProviders = Partial<Record<PaymentProviderId, PaymentProvider>>;
+
+/** Each provider module's factory from its settings (an absent setting: the provider is off). */
+const FACTORIES: {
+  [K in PaymentProviderId]?: (settings: NonNullable<PaymentsConfig[K]>) => PaymentProvider;
+} = {};
+
+const built = new WeakMap<PaymentsConfig, PaymentProviders>();
+
+/** The providers this install has keys for, built once per configuration. */
+export function paymentProviders(config: PaymentsConfig): PaymentProviders {
+  let providers = built.get(config);
+  if (!providers) {
+    providers = {};
+    for (const id of Object.keys(FACTORIES) as PaymentProviderId[]) {
+      const settings = config[id];
+      const factory = FACTORIES[id] as ((s: typeof settings) => PaymentProvider) | undefined;
+      if (settings && factory) providers[id] = factory(settings);
+    }
+    built.set(config, providers);
+  }
+  return providers;
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { FEATURES, type MembershipConfig, zMembershipConfig } from '../src/schemas/membership.ts';
+import { StartupError } from './lifecycle.ts';
+
+const PRO_FEATURES = FEATURES;
+const FREE_FEATURES = ['clip', 'highlights', 'library', 'export', 'pullSync'] as const;
+
+/**
+ * The default plan table and prices. An operator changes them with a JSON file named by
+ * MEMBERSHIP_CONFIG holding any of the top-level keys (`plans`, `prices`, `proTipsPerDay`); a key
+ * given there replaces the default one whole, and the result is checked like the rest of the config.
+ */
+export const DEFAULT_MEMBERSHIP_CONFIG: MembershipConfig = {
+  plans: {
+    free: {
+      features: [...FREE_FEATURES],
+      quotas: { apiRequestsPerMinute: 120, apiTokens: 25, webhookEndpoints: 10 },
+    },
+    pro: {
+      features: [...PRO_FEATURES],
+      quotas: { apiRequestsPerMinute: 120, apiTokens: 25, webhookEndpoints: 10 },
+    },
+    superPro: {
+      features: [...PRO_FEATURES],
+      quotas: { apiRequestsPerMinute: 600, apiTokens: 100, webhookEndpoints: 50 },
+    },
+  },
+  prices: {
+    chn: {
+      currency: 'CNY',
+      providers: ['wechat', 'alipay'],
+      products: [
+        { id: 'pro-month', tier: 'pro', days: 31, amount: 1_800 },
+        { id: 'pro-year', tier: 'pro', days: 366, amount: 16_800 },
+        { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 39_800 },
+      ],
+    },
+    euro: {
+      currency: 'EUR',
+      providers: ['stripe'],
+      products: [
+        { id: 'pro-month', tier: 'pro', days: 31, amount: 499 },
+        { id: 'pro-year', tier: 'pro', days: 366, amount: 3_999 },
+        { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 8_999 },
+      ],
+    },
+    us: {
+      currency: 'USD',
+      providers: ['stripe'],
+      products: [
+        { id: 'pro-month', tier: 'pro', days: 31, amount: 499 },
+        { id: 'pro-year', tier: 'pro', days: 366, amount: 3_999 },
+        { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 8_999 },
+      ],
+    },
+  },
+  proTipsPerDay: 2,
+};
+
+/** The membership table: the defaults, with the top-level keys of the operator's file put over them. */
+export function loadMembershipConfig(file: string | undefined): MembershipConfig {
+  if (!file) return DEFAULT_MEMBERSHIP_CONFIG;
+  let given: unknown;
+  try {
+    given = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new StartupError(`MEMBERSHIP_CONFIG: cannot read ${file} as JSON (${(error as Error).message})`);
+  }
+  const parsed = zMembershipConfig.partial().strict().safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new StartupError(`MEMBERSHIP_CONFIG ${file} is not a valid membership table:\n${lines.join('\n')}`);
+  }
+  return { ...DEFAULT_MEMBERSHIP_CONFIG, ...parsed.data };
+}
