@@ -21,6 +21,14 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   ),
   synctoken: lazy(() => import('./SyncTokenSettings.tsx').then((m) => ({ default: m.SyncTokenSettings }))),
   openapi: lazy(() => import('./OpenApiSettings.tsx').then((m) => ({ default: m.OpenApiSettings }))),
+  membership: lazy(() => import('./MembershipSettings.tsx').then((m) => ({ default: m.MembershipSettings }))),
+  paylog: lazy(() => import('./PaylogSettings.tsx').then((m) => ({ default: m.PaylogSettings }))),
+  color: lazy(() => import('./ColorSettings.tsx').then((m) => ({ default: m.ColorSettings }))),
+  debuginfo: lazy(() => import('./DebugInfoSettings.tsx').then((m) => ({ default: m.DebugInfoSettings }))),
+  guide: lazy(() => import('./GuideSettings.tsx').then((m) => ({ default: m.GuideSettings }))),
+  changelog: lazy(() => import('./ChangelogSettings.tsx').then((m) => ({ default: m.ChangelogSettings }))),
+  feedback: lazy(() => import('./FeedbackSettings.tsx').then((m) => ({ default: m.FeedbackSettings }))),
+  rateus: lazy(() => import('./RateUsSettings.tsx').then((m) => ({ default: m.RateUsSettings }))),
 };
 
 /** The five integration pages are one screen, drawn for the app the page names. */

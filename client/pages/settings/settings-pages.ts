@@ -11,7 +11,20 @@ export const SETTINGS_SECTIONS = [
     titleKey: 'settings.sectionIntegrations',
     pages: ['sync', 'siyuan', 'logseq', 'flomo', 'workflowy', 'synctoken', 'openapi'],
   },
-  { titleKey: 'settings.sectionTools', pages: ['color', 'extsettings', 'plugins', 'assistant', 'debuginfo'] },
+  {
+    titleKey: 'settings.sectionTools',
+    pages: [
+      'color',
+      'extsettings',
+      'plugins',
+      'assistant',
+      'debuginfo',
+      'guide',
+      'changelog',
+      'feedback',
+      'rateus',
+    ],
+  },
 ] as const;
 
 const SETTINGS_ALIASES: Record<string, string> = {

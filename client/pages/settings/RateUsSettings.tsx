@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import type { Me } from '../../../src/schemas/auth.ts';
+
+/** /personSetting/rateus: not built yet. */
+export function RateUsSettings(_props: { me: Me }) {
+  const { t } = useTranslation();
+  return <p className="muted">{t('settings.notYet')}</p>;
+}
