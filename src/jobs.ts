@@ -73,6 +73,8 @@ function defineJob<S extends z.ZodType, Q extends QueueName>(spec: JobSpec<S, Q>
 /** A mail as the mailer sends it. */
 export const zMailJob = z.object({
   to: z.email(),
+  /** Where a reply goes when not to the sender (feedback: the contact the user gave). */
+  replyTo: z.email().optional(),
   subject: z.string().min(1),
   text: z.string().min(1),
   html: z.string().optional(),
