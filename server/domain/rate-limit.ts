@@ -59,6 +59,11 @@ export const LIMITS = {
   devicePoll: {
     perIp: { max: 60, windowSeconds: 60 },
   },
+  /** Messages from the feedback form (each may mail the operator), per account. */
+  feedback: {
+    perUserHour: { max: 5, windowSeconds: 3600 },
+    perUserDay: { max: 20, windowSeconds: 86_400 },
+  },
   /** Open API calls per token (each answer carries RateLimit-* headers from this window). */
   openApi: {
     perToken: { max: 120, windowSeconds: 60 },
