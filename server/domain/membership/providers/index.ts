@@ -1,5 +1,6 @@
 import type { PaymentProviderId } from '../../../../src/schemas/membership.ts';
 import type { PaymentsConfig } from '../../../config.ts';
+import { alipayProvider } from './alipay.ts';
 import type { PaymentProvider } from './types.ts';
 
 export type PaymentProviders = Partial<Record<PaymentProviderId, PaymentProvider>>;
@@ -7,7 +8,9 @@ export type PaymentProviders = Partial<Record<PaymentProviderId, PaymentProvider
 /** Each provider module's factory from its settings (an absent setting: the provider is off). */
 const FACTORIES: {
   [K in PaymentProviderId]?: (settings: NonNullable<PaymentsConfig[K]>) => PaymentProvider;
-} = {};
+} = {
+  alipay: alipayProvider,
+};
 
 const built = new WeakMap<PaymentsConfig, PaymentProviders>();
 
