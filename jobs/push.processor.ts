@@ -18,7 +18,7 @@ export function pushProcessor(em: () => EntityManager, deps: PushDeps) {
   return jobProcessor(QUEUES.push, {
     push: async (push, job) => {
       try {
-        const result = await runPush(em(), push, env, baseUrl);
+        const result = await runPush(em(), push, env, baseUrl, deps.config);
         // Queued while this one runs, the next push starts when it ends (after the debounce).
         if (result.status === 'done' && result.waiting) await queuePush(deps, push.userId, push.app, true);
         return result;

@@ -12,7 +12,7 @@ import { jobProcessor } from './job-processor.ts';
  * failing: the database gone, say); the deliveries behind the failed one wait with it.
  */
 export function webhookProcessor(em: () => EntityManager, deps: Pick<AppDeps, 'config'>) {
-  const env = { allowedTargets: deps.config.fetchAllowTargets };
+  const env = { allowedTargets: deps.config.fetchAllowTargets, membership: deps.config };
   return jobProcessor(QUEUES.webhook, {
     webhookDeliver: async ({ endpointId }, job) => {
       const run = await deliverPending(em(), endpointId, env);

@@ -1,8 +1,16 @@
 import fs from 'node:fs';
+import { API_TOKENS_PER_USER_MAX } from '../src/schemas/api-tokens.ts';
 import { FEATURES, type MembershipConfig, zMembershipConfig } from '../src/schemas/membership.ts';
+import { WEBHOOK_ENDPOINTS_PER_USER_MAX } from '../src/schemas/webhooks.ts';
 import { StartupError } from './lifecycle.ts';
 
 const PRO_FEATURES = FEATURES;
+/** The pro row's limits (and free's, which has none of the features they bound). */
+const PRO_QUOTAS = {
+  apiRequestsPerMinute: 120,
+  apiTokens: API_TOKENS_PER_USER_MAX,
+  webhookEndpoints: WEBHOOK_ENDPOINTS_PER_USER_MAX,
+};
 const FREE_FEATURES = ['clip', 'highlights', 'library', 'export', 'pullSync'] as const;
 
 /**

@@ -64,11 +64,13 @@ export const LIMITS = {
     perUserHour: { max: 5, windowSeconds: 3600 },
     perUserDay: { max: 20, windowSeconds: 86_400 },
   },
-  /** Open API calls per token (each answer carries RateLimit-* headers from this window). */
-  openApi: {
-    perToken: { max: 120, windowSeconds: 60 },
-  },
 } as const satisfies Record<string, Record<string, Omit<Limit, 'key'> | Backoff>>;
+
+/**
+ * The Open API's window per token; how many calls fit in it is the plan's `apiRequestsPerMinute`
+ * (each answer carries RateLimit-* headers from it).
+ */
+export const OPEN_API_WINDOW_SECONDS = 60;
 
 /** A refusal for going over a limit, saying how many seconds to wait. */
 export const tooManyRequests = (seconds: number) =>

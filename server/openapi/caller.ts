@@ -4,15 +4,15 @@ import { AppError } from '../../src/errors.ts';
 import type { ApiScope } from '../../src/schemas/api-tokens.ts';
 import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { assertOpenApiAccess } from '../domain/openapi/access.ts';
+import { quotaOf, requireFeature } from '../domain/membership/gate.ts';
 import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
-import { countHits, LIMITS, tooManyRequests } from '../domain/rate-limit.ts';
+import { countHits, OPEN_API_WINDOW_SECONDS, tooManyRequests } from '../domain/rate-limit.ts';
 import { authorizationToken } from '../http/authorization.ts';
 
 /**
  * Whom an Open API call acts for: the bearer token's user, when the token is live, has the
- * operation's scope, and the user may use the API. Each call counts against the token's rate
- * limit, and every answer says where the window stands (`RateLimit-*`, `Retry-After` on 429).
+ * operation's scope, and the user's plan has the API. Each call counts against the token's rate
+ * limit (the plan's requests a minute), and every answer says where the window stands (`RateLimit-*`, `Retry-After` on 429).
  */
 export async function apiCaller(
   em: EntityManager,
@@ -28,7 +28,11 @@ export async function apiCaller(
     throw new AppError('UNAUTHORIZED', 'errors.apiTokenInvalid');
   }
   res.locals.language = found.user.language;
-  const limit = { key: `openapi:token:${found.token.id}`, ...LIMITS.openApi.perToken };
+  const limit = {
+    key: `openapi:token:${found.token.id}`,
+    max: quotaOf(deps.config, found.user, 'apiRequestsPerMinute'),
+    windowSeconds: OPEN_API_WINDOW_SECONDS,
+  };
   const [hit] = await countHits(deps.redis, deps.config.redisPrefix, [limit]);
   const { count, resetSeconds } = hit as NonNullable<typeof hit>;
   res.setHeader('RateLimit-Policy', `${limit.max};w=${limit.windowSeconds}`);
@@ -41,6 +45,8 @@ export async function apiCaller(
   }
   if (!found.token.scopes.includes(scope))
     throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope });
-  assertOpenApiAccess(deps.config, found.user);
+  // GETs read what the user has: a lapsed member keeps that; writing needs a live membership.
+  const access = req.method === 'GET' ? 'read' : 'use';
+  requireFeature(deps.config, found.user, scope === 'daily' ? 'dailyApi' : 'openApi', access);
   return found.user;
 }

@@ -10,6 +10,7 @@ import {
   zOrderView,
 } from '../../src/schemas/membership.ts';
 import { clock } from '../clock.ts';
+import { planOf } from '../domain/membership/gate.ts';
 import { createOrder, getOrder, listOrders, regionOffer } from '../domain/membership/orders.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import { protectedProcedure, router } from './init.ts';
@@ -26,6 +27,7 @@ export const membershipRouter = router({
       ...regionOffer(ctx.config),
       features: { free: plans.free.features, pro: plans.pro.features, superPro: plans.superPro.features },
       quotas: { free: plans.free.quotas, pro: plans.pro.quotas, superPro: plans.superPro.quotas },
+      myQuotas: planOf(ctx.config, ctx.user).quotas,
     };
   }),
 

@@ -18,7 +18,7 @@ export const openapiRouter = router({
   createToken: protectedProcedure
     .input(zCreateApiTokenInput)
     .output(zCreatedApiToken)
-    .mutation(({ ctx, input }) => createApiToken(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => createApiToken(ctx.em, ctx.config, ctx.user, input)),
 
   revokeToken: protectedProcedure
     .input(zApiTokenIdInput)

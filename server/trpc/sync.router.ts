@@ -25,7 +25,7 @@ import {
   updateSettings,
 } from '../domain/sync/integrations.service.ts';
 import { previewNote } from '../domain/sync/preview.ts';
-import { connectPush, pushNow } from '../domain/sync/push/push.service.ts';
+import { connectPush, pushNow, requirePushAllowed } from '../domain/sync/push/push.service.ts';
 import {
   confirmDevice,
   createSyncToken,
@@ -61,6 +61,7 @@ export const syncRouter = router({
     .input(zAppInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
+      requirePushAllowed(ctx.config, ctx.user, input.app);
       await resetCursor(ctx.em, ctx.user, input.app);
       await pushNow(ctx, ctx.user, input.app);
     }),

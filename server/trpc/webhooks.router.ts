@@ -23,6 +23,7 @@ import { protectedProcedure, router } from './init.ts';
 const serviceDeps = (deps: AppDeps) => ({
   queues: deps.queues,
   allowedTargets: deps.config.fetchAllowTargets,
+  membership: deps.config,
 });
 
 export const webhooksRouter = router({
@@ -60,5 +61,5 @@ export const webhooksRouter = router({
   sendTest: protectedProcedure
     .input(zWebhookIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => sendWebhookTest(ctx.em, ctx, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => sendWebhookTest(ctx.em, serviceDeps(ctx), ctx.user, input.id)),
 });

@@ -22,6 +22,10 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/** The push tools the `push` feature covers; SiYuan's push goes with its pull sync, which is free. */
+const PUSH_FEATURE_APPS: readonly string[] = ['flomo', 'workflowy'];
+export const needsPushFeature = (app: string): boolean => PUSH_FEATURE_APPS.includes(app);
+
 /** Per-level limits that differ between pro and super pro. */
 export const zQuotas = z.object({
   /** Open API requests per token per minute. */
@@ -148,5 +152,7 @@ export const zMembershipOverview = z.object({
     superPro: z.array(z.enum(FEATURES)),
   }),
   quotas: z.object({ free: zQuotas, pro: zQuotas, superPro: zQuotas }),
+  /** The signed-in user's limits now. */
+  myQuotas: zQuotas,
 });
 export type MembershipOverview = z.infer<typeof zMembershipOverview>;

@@ -36,7 +36,8 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as c
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** Why Margin turned an endpoint off (a user's own switch leaves no reason). */
-export const WEBHOOK_DISABLED_REASONS = ['failing'] as const;
+/** Why Margin turned an endpoint off: its deliveries kept failing, or the owner's plan no longer has webhooks. */
+export const WEBHOOK_DISABLED_REASONS = ['failing', 'membership'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
 // ---- what a delivery carries (the Open API's shapes; times in epoch seconds) -----------------

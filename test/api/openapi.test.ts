@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock, setClock } from '../../server/clock.ts';
 import { Highlight, Note, User } from '../../server/db/entities/index.ts';
-import { revokeApiToken } from '../../server/domain/openapi/api-tokens.ts';
+import { createApiToken, revokeApiToken } from '../../server/domain/openapi/api-tokens.ts';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyRecords } from '../../server/domain/openapi/idempotency.ts';
-import { LIMITS } from '../../server/domain/rate-limit.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { apiClient, apiUser } from '../helpers/openapi.ts';
+import { signedInUser } from '../helpers/users.ts';
 
 // The Open API's own rules, over real HTTP: the envelope, bearer tokens and scopes, owners,
 // input errors, Idempotency-Key and the per-token rate limit. Every operation is also called
@@ -105,14 +105,23 @@ describe('tokens and scopes', () => {
     const member = await createTestDeps({ MEMBERSHIP: 'on' });
     const running = await startServer(member);
     try {
-      const free = await apiUser(member);
-      const answer = await fetch(`${running.url}/openapi/v1/notes`, { headers: bearer(free.apiToken) });
+      const signedIn = await signedInUser(member);
+      const refused = createApiToken(member.orm.em.fork(), member.config, signedIn.user, {
+        name: 'free',
+        scopes: ['read'],
+        expiresInDays: null,
+      });
+      await expect(refused).rejects.toMatchObject({ code: 'FORBIDDEN', messageKey: 'errors.onlyForPro' });
+      // A token made while PRO stops working for a free account.
+      const pro = await apiUser(member, ['read'], 'pro');
+      const notes = () => fetch(`${running.url}/openapi/v1/notes`, { headers: bearer(pro.apiToken) });
+      expect((await notes()).status).toBe(200);
+      await member.orm.em
+        .fork()
+        .nativeUpdate(User, { id: pro.user.id }, { memberLevel: 0, proExpiresAt: null });
+      const answer = await notes();
       expect(answer.status).toBe(403);
-      const pro = await apiUser(member);
-      await member.orm.em.fork().nativeUpdate(User, { id: pro.user.id }, { memberLevel: 2 });
-      expect((await fetch(`${running.url}/openapi/v1/notes`, { headers: bearer(pro.apiToken) })).status).toBe(
-        200,
-      );
+      expect((await answer.json()).message).toBe('Only for PRO user');
     } finally {
       await running.close();
       await member.close();
@@ -290,7 +299,8 @@ describe('rate limit', () => {
   test('each token has its window: over it, 429 with Retry-After; every answer says what is left', async () => {
     const owner = await apiUser(deps, ['read']);
     const other = await apiUser(deps, ['read']);
-    const { max } = LIMITS.openApi.perToken;
+    // Membership off: everyone has the pro row's rate.
+    const max = deps.config.membershipConfig.plans.pro.quotas.apiRequestsPerMinute;
     const answers = await Promise.all(
       Array.from({ length: max + 5 }, () => raw('/tags', { headers: bearer(owner.apiToken) })),
     );

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { User } from '../../server/db/entities/index.ts';
 import { createOrm } from '../../server/db/orm.ts';
 import { createApiToken } from '../../server/domain/openapi/api-tokens.ts';
+import { DEFAULT_MEMBERSHIP_CONFIG } from '../../server/membership-config.ts';
 import { formatTop, profileTop, readProfile } from './cpu-profile-top.ts';
 import {
   BENCH_URL,
@@ -40,6 +41,8 @@ import {
 
 const SERVER_PORT = 3933;
 const TOKEN_NAME = 'bench-openapi';
+/** The bench server runs with membership off: everyone has the API. */
+const OPEN_TO_ALL = { membership: false, membershipConfig: DEFAULT_MEMBERSHIP_CONFIG };
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,7 +83,7 @@ async function benchToken(userId: number): Promise<{ token: string; id: number }
   try {
     const em = orm.em.fork();
     const user = await em.findOneOrFail(User, userId);
-    const { token, view } = await createApiToken(em, user, {
+    const { token, view } = await createApiToken(em, OPEN_TO_ALL, user, {
       name: TOKEN_NAME,
       scopes: ['read'],
       expiresInDays: 7,

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../server/deps.ts';
 import { createApiToken } from '../../server/domain/openapi/api-tokens.ts';
 import type { ApiScope } from '../../src/schemas/api-tokens.ts';
 import type { paths } from '../openapi/schema.d.ts';
-import { signedInUser } from './users.ts';
+import { type MemberKind, memberUser } from './membership.ts';
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 
@@ -15,10 +15,14 @@ export function apiClient(serverUrl: string, token: string, headers: Record<stri
   });
 }
 
-/** A signed-in user with an API token of `scopes` (all three unless said). */
-export async function apiUser(deps: AppDeps, scopes: ApiScope[] = ['read', 'write', 'daily']) {
-  const user = await signedInUser(deps);
-  const { token: apiToken } = await createApiToken(deps.orm.em.fork(), user.user, {
+/** A signed-in user of a membership (free unless said) with an API token of `scopes` (all three unless said). */
+export async function apiUser(
+  deps: AppDeps,
+  scopes: ApiScope[] = ['read', 'write', 'daily'],
+  kind: MemberKind = 'free',
+) {
+  const user = await memberUser(deps, kind);
+  const { token: apiToken } = await createApiToken(deps.orm.em.fork(), deps.config, user.user, {
     name: 'test',
     scopes,
     expiresInDays: null,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WebhookEndpointView } from '../../../src/schemas/webhooks.ts';
+import type { WebhookDisabledReason, WebhookEndpointView } from '../../../src/schemas/webhooks.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
@@ -118,6 +118,12 @@ function EnabledSwitch({ endpoint }: { endpoint: WebhookEndpointView }) {
  * One endpoint: its address, events and status, the notice when Margin turned it off, and its
  * actions (test, log, edit, new secret, delete).
  */
+/** Why Margin turned an endpoint off, as the notice under it says. */
+const DISABLED_NOTICE_KEY: Record<WebhookDisabledReason, string> = {
+  failing: 'webhooks.disabledNotice',
+  membership: 'webhooks.membershipNotice',
+};
+
 export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
   const { t, i18n } = useTranslation();
   const logId = useId();
@@ -151,13 +157,17 @@ export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
         <EnabledSwitch endpoint={endpoint} />
       </div>
 
-      {endpoint.disabledReason === 'failing' && endpoint.disabledAt && (
+      {endpoint.disabledReason && endpoint.disabledAt && (
         <div
           className="notice notice-warning webhook-notice"
           role="status"
           data-testid="webhook-disabled-notice"
         >
-          <p>{t('webhooks.disabledNotice', { date: formatDateTime(endpoint.disabledAt, i18n.language) })}</p>
+          <p>
+            {t(DISABLED_NOTICE_KEY[endpoint.disabledReason], {
+              date: formatDateTime(endpoint.disabledAt, i18n.language),
+            })}
+          </p>
           <button
             type="button"
             className="button button-small"

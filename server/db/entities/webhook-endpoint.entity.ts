@@ -20,7 +20,7 @@ export const WebhookEndpointSchema = defineEntity({
      */
     secret: p.string().length(64),
     enabled: p.boolean().default(true),
-    /** Why Margin turned it off ('failing'), and when; null when on, or off by the user's hand. */
+    /** Why Margin turned it off ('failing', 'membership'), and when; null when on, or off by the user's hand. */
     disabledReason: p.string().length(16).$type<WebhookDisabledReason>().nullable(),
     disabledAt: p.datetime().nullable(),
     /** The first failure of the current run of failures; cleared by a delivery that succeeds. */

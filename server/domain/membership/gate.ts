@@ -49,23 +49,28 @@ export function canUse(
   return membershipState(user.memberLevel, user.proExpiresAt, now) === MembershipState.expired;
 }
 
-/**
- * Throws FORBIDDEN unless the user may use the feature: "Membership expired" for a lapsed member,
- * "Only for PRO user" otherwise, both carrying the upgrade page's path.
- */
+/** Why the user may not use the feature now ("Membership expired" or "Only for PRO user"), or null. */
+export function featureRefusal(
+  settings: MembershipSettings,
+  user: Member,
+  feature: Feature,
+  access: FeatureAccess = 'use',
+  now = clock.now(),
+): 'errors.onlyForPro' | 'errors.membershipExpired' | null {
+  if (canUse(settings, user, feature, access, now)) return null;
+  const expired = membershipState(user.memberLevel, user.proExpiresAt, now) === MembershipState.expired;
+  return expired ? 'errors.membershipExpired' : 'errors.onlyForPro';
+}
+
+/** Throws FORBIDDEN with featureRefusal's message and the upgrade page's path, unless the user may. */
 export function requireFeature(
   settings: MembershipSettings,
   user: Member,
   feature: Feature,
   access: FeatureAccess = 'use',
 ): void {
-  const now = clock.now();
-  if (canUse(settings, user, feature, access, now)) return;
-  const expired = membershipState(user.memberLevel, user.proExpiresAt, now) === MembershipState.expired;
-  throw new AppError('FORBIDDEN', expired ? 'errors.membershipExpired' : 'errors.onlyForPro', {
-    feature,
-    upgrade: UPGRADE_PATH,
-  });
+  const refusal = featureRefusal(settings, user, feature, access);
+  if (refusal) throw new AppError('FORBIDDEN', refusal, { feature, upgrade: UPGRADE_PATH });
 }
 
 /** A per-level limit (Open API rate, tokens, webhook endpoints) for this user now. */

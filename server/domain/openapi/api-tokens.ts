@@ -4,13 +4,13 @@ import { AppError } from '../../../src/errors.ts';
 import {
   API_SCOPES,
   API_TOKEN_PREFIX,
-  API_TOKENS_PER_USER_MAX,
   type ApiTokenView,
   type CreateApiTokenInput,
 } from '../../../src/schemas/api-tokens.ts';
 import { clock } from '../../clock.ts';
 import { ApiToken, type User } from '../../db/entities/index.ts';
 import { hashToken, newToken } from '../auth/session-token.ts';
+import { type MembershipSettings, quotaOf, requireFeature } from '../membership/gate.ts';
 
 /** Last-used times are written at most this often, so a busy script does not write on every call. */
 const LAST_USED_EVERY_MS = MINUTE_MS;
@@ -36,14 +36,17 @@ function view(token: ApiToken, now = clock.now()): ApiTokenView {
 
 /**
  * A new token; the plain token is returned once and only its hash is kept. An account holds at
- * most `API_TOKENS_PER_USER_MAX` live tokens: creates for one user take turns on the user's row,
+ * most its plan's `apiTokens` live tokens: creates for one user take turns on the user's row,
  * so parallel ones cannot all pass the count.
  */
 export async function createApiToken(
   em: EntityManager,
+  membership: MembershipSettings,
   user: User,
   input: CreateApiTokenInput,
 ): Promise<{ token: string; view: ApiTokenView }> {
+  requireFeature(membership, user, input.scopes.includes('daily') ? 'dailyApi' : 'openApi');
+  const max = quotaOf(membership, user, 'apiTokens');
   return em.transactional(async (tx) => {
     const now = clock.now();
     await tx.execute('select 1 from "user" where "id" = ? for no key update', [user.id]);
@@ -52,9 +55,7 @@ export async function createApiToken(
       revokedAt: null,
       $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
     });
-    if (live >= API_TOKENS_PER_USER_MAX) {
-      throw new AppError('CONFLICT', 'errors.apiTokenLimit', { max: API_TOKENS_PER_USER_MAX });
-    }
+    if (live >= max) throw new AppError('CONFLICT', 'errors.apiTokenLimit', { max });
     const secret = newToken();
     const token = `${API_TOKEN_PREFIX}${secret}`;
     const entity = tx.create(ApiToken, {

@@ -4,11 +4,13 @@ import { DAY_MS, HOUR_MS, SECOND_MS } from '../../../src/constants.ts';
 import {
   WEBHOOK_HEADERS,
   WEBHOOK_SIGNATURE_VERSION,
+  type WebhookDisabledReason,
   type WebhookPayload,
 } from '../../../src/schemas/webhooks.ts';
 import { clock } from '../../clock.ts';
 import { asDate } from '../../db/row.ts';
 import { FetchRefusedError, guardedFetch } from '../../net/guarded-fetch.ts';
+import { featureRefusal, type MembershipSettings } from '../membership/gate.ts';
 
 /** A failed delivery is tried again after 30 s, then twice as long each time, at most an hour apart. */
 export const WEBHOOK_RETRY_FIRST_MS = 30 * SECOND_MS;
@@ -28,6 +30,8 @@ const ANY_CONTENT = ['application/*', 'text/*'];
 export interface WebhookEnv {
   /** FETCH_ALLOW_TARGETS: the private addresses (tests, intranets) that may be reached. */
   allowedTargets: readonly string[];
+  /** Whether the owner's plan has webhooks (checked before every run). */
+  membership: MembershipSettings;
 }
 
 /** `v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`: what a receiver recomputes to trust a delivery. */
@@ -89,6 +93,9 @@ interface EndpointRow {
   enabled: boolean;
   failing_since: Date | null;
   retry_at: Date | null;
+  /** The owner's membership. */
+  memberLevel: number;
+  proExpiresAt: Date | null;
 }
 
 interface DeliveryRow {
@@ -104,8 +111,12 @@ export type DeliveryRun =
   | { state: 'retry'; delivered: number; retryAt: Date };
 
 async function endpointRow(em: EntityManager, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await em.execute<(EndpointRow & { failing_since: unknown; retry_at: unknown })[]>(
-    `select "id", "url", "secret", "enabled", "failing_since", "retry_at" from "webhook_endpoint" where "id" = ?`,
+  const [row] = await em.execute<
+    (EndpointRow & { failing_since: unknown; retry_at: unknown; proExpiresAt: unknown })[]
+  >(
+    `select e."id", e."url", e."secret", e."enabled", e."failing_since", e."retry_at",
+       u."member_level" as "memberLevel", u."pro_expires_at" as "proExpiresAt"
+     from "webhook_endpoint" e join "user" u on u."id" = e."user_id" where e."id" = ?`,
     [id],
   );
   return (
@@ -113,6 +124,7 @@ async function endpointRow(em: EntityManager, id: string): Promise<EndpointRow |
       ...row,
       failing_since: row.failing_since == null ? null : asDate(row.failing_since),
       retry_at: row.retry_at == null ? null : asDate(row.retry_at),
+      proExpiresAt: row.proExpiresAt == null ? null : asDate(row.proExpiresAt),
     }
   );
 }
@@ -176,7 +188,11 @@ async function markFailed(
  * Turns an endpoint off (by the user's hand, or Margin's with a reason) and gives up its waiting
  * deliveries: a disabled endpoint receives nothing, and nothing recorded before is sent later.
  */
-export async function disableEndpoint(em: EntityManager, endpointId: string, reason: 'failing' | null) {
+export async function disableEndpoint(
+  em: EntityManager,
+  endpointId: string,
+  reason: WebhookDisabledReason | null,
+) {
   const now = clock.now();
   await em.execute(
     `update "webhook_endpoint" set "enabled" = false, "disabled_reason" = ?, "disabled_at" = ?, "retry_at" = null,
@@ -205,6 +221,11 @@ export async function deliverPending(
     const endpoint = await endpointRow(em, endpointId);
     if (!endpoint) return { state: 'gone', delivered };
     if (!endpoint.enabled) return { state: 'off', delivered };
+    if (featureRefusal(env.membership, endpoint, 'webhooks')) {
+      // The plan no longer has webhooks: off, with the reason shown, until the user turns it on again.
+      await disableEndpoint(em, endpointId, 'membership');
+      return { state: 'disabled', delivered };
+    }
     if (endpoint.retry_at && endpoint.retry_at > clock.now()) {
       return { state: 'retry', delivered, retryAt: endpoint.retry_at };
     }

@@ -5,7 +5,6 @@ import { newId } from '../../../src/rules/id.ts';
 import {
   type CreateWebhookInput,
   type UpdateWebhookInput,
-  WEBHOOK_ENDPOINTS_PER_USER_MAX,
   WEBHOOK_SECRET_PREFIX,
   type WebhookDeliveriesInput,
   type WebhookDeliveryView,
@@ -17,6 +16,7 @@ import { asDate } from '../../db/row.ts';
 import { staticTargetCheck } from '../../net/guarded-fetch.ts';
 import { classifyAddress, literalAddress } from '../../net/ip-policy.ts';
 import type { Queues } from '../../queue.ts';
+import { type MembershipSettings, quotaOf, requireFeature } from '../membership/gate.ts';
 import { disableEndpoint } from './deliver.ts';
 import { recordPing } from './events.ts';
 import { deliverNow } from './queue.ts';
@@ -26,6 +26,8 @@ export interface WebhookServiceDeps {
   queues: Queues;
   /** FETCH_ALLOW_TARGETS: `host:port` pairs that may be called over plain http or on a private address. */
   allowedTargets: readonly string[];
+  /** Whether webhooks are in the user's plan, and how many endpoints it allows. */
+  membership: MembershipSettings;
 }
 
 /** Characters of the secret's random part shown in the list (`whsec_ab12…`). */
@@ -94,21 +96,23 @@ export async function listWebhooks(em: EntityManager, user: User): Promise<Webho
 }
 
 /**
- * A new endpoint with a new signing secret, returned this once. A user holds at most
- * WEBHOOK_ENDPOINTS_PER_USER_MAX endpoints: creates for one user take turns on the user's row,
+ * A new endpoint with a new signing secret, returned this once. A user holds at most their
+ * plan's `webhookEndpoints`: creates for one user take turns on the user's row,
  * so parallel ones cannot all pass the count.
  */
 export async function createWebhook(
   em: EntityManager,
-  deps: Pick<WebhookServiceDeps, 'allowedTargets'>,
+  deps: Pick<WebhookServiceDeps, 'allowedTargets' | 'membership'>,
   user: User,
   input: CreateWebhookInput,
 ): Promise<{ secret: string; endpoint: WebhookEndpointView }> {
+  requireFeature(deps.membership, user, 'webhooks');
+  const max = quotaOf(deps.membership, user, 'webhookEndpoints');
   const url = checkedUrl(input.url, deps.allowedTargets);
   return em.transactional(async (tx) => {
     await tx.execute('select 1 from "user" where "id" = ? for no key update', [user.id]);
-    if ((await tx.count(WebhookEndpoint, { user: user.id })) >= WEBHOOK_ENDPOINTS_PER_USER_MAX) {
-      throw new AppError('CONFLICT', 'errors.webhookLimit', { max: WEBHOOK_ENDPOINTS_PER_USER_MAX });
+    if ((await tx.count(WebhookEndpoint, { user: user.id })) >= max) {
+      throw new AppError('CONFLICT', 'errors.webhookLimit', { max });
     }
     const secret = newSecret();
     const endpoint = tx.create(WebhookEndpoint, {
@@ -135,6 +139,8 @@ export async function updateWebhook(
   user: User,
   input: UpdateWebhookInput,
 ): Promise<WebhookEndpointView> {
+  // Turning an endpoint off stays open to a lapsed member; anything else uses the feature.
+  if (input.enabled !== false) requireFeature(deps.membership, user, 'webhooks');
   const endpoint = await ownEndpoint(em, user, input.id);
   const url = input.url === undefined ? endpoint.url : checkedUrl(input.url, deps.allowedTargets);
   const turnedOn = input.enabled === true && !endpoint.enabled;
@@ -188,10 +194,11 @@ export async function rollWebhookSecret(
  */
 export async function sendWebhookTest(
   em: EntityManager,
-  deps: Pick<WebhookServiceDeps, 'queues'>,
+  deps: Pick<WebhookServiceDeps, 'queues' | 'membership'>,
   user: User,
   id: string,
 ): Promise<void> {
+  requireFeature(deps.membership, user, 'webhooks');
   const endpoint = await ownEndpoint(em, user, id);
   if (!endpoint.enabled) throw new AppError('BAD_REQUEST', 'errors.webhookDisabled');
   await em.transactional(async (tx) => {

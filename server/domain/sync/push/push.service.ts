@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { needsPushFeature } from '../../../../src/schemas/membership.ts';
 import {
   type IntegrationApp,
   type IntegrationView,
@@ -11,6 +12,7 @@ import type { User } from '../../../db/entities/index.ts';
 import { pgTextArray } from '../../../db/pg-array.ts';
 import { log } from '../../../log.ts';
 import { enqueue, type Queues } from '../../../queue.ts';
+import { requireFeature } from '../../membership/gate.ts';
 import { getIntegration, markBound, startOver } from '../integrations.service.ts';
 import { CONNECTORS } from './connectors.ts';
 import { pushEnv } from './push-http.ts';
@@ -71,6 +73,7 @@ export async function connectPush(
   user: User,
   input: { app: PushApp; credentials: unknown },
 ): Promise<IntegrationView> {
+  requirePushAllowed(deps.config, user, input.app);
   const { credentials, destination } = await CONNECTORS[input.app].connect(
     input.credentials,
     pushEnv(deps.config),
@@ -87,7 +90,14 @@ export async function connectPush(
   return getIntegration(em, user, input.app);
 }
 
+/** Pushing to flomo and WorkFlowy is a PRO feature while membership is on (SiYuan's is not). */
+export function requirePushAllowed(config: AppConfig, user: User, app: IntegrationApp): void {
+  if (needsPushFeature(app)) requireFeature(config, user, 'push');
+}
+
 /** "Retry" after a failed push, and "run once" (which has reset the cursor) of a push tool: a push now. */
 export async function pushNow(deps: PushDeps, user: User, app: IntegrationApp): Promise<void> {
-  if (isPushApp(app)) await queuePush(deps, user.id, app, false);
+  if (!isPushApp(app)) return;
+  requirePushAllowed(deps.config, user, app);
+  await queuePush(deps, user.id, app, false);
 }

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PushJob } from '../../../../src/jobs.ts';
+import { needsPushFeature } from '../../../../src/schemas/membership.ts';
 import { clock } from '../../../clock.ts';
 import { Integration, User } from '../../../db/entities/index.ts';
+import { featureRefusal, type MembershipSettings } from '../../membership/gate.ts';
 import { changesWaiting, exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
 import type { CursorOwner } from '../sync-cursor.ts';
@@ -64,6 +66,7 @@ export async function runPush(
   job: PushJob,
   env: PushEnv,
   baseUrl: string,
+  membership: MembershipSettings,
 ): Promise<PushRunResult> {
   const integration = await em.findOne(Integration, { user: job.userId, app: job.app });
   if (!integration?.bound || !integration.enabled || !integration.credentials)
@@ -75,6 +78,12 @@ export async function runPush(
     return { status: 'skipped', count: 0 };
   }
   const user = await em.findOneOrFail(User, { id: job.userId });
+  const refused = needsPushFeature(job.app) ? featureRefusal(membership, user, 'push') : null;
+  if (refused) {
+    // A lapsed member's tool keeps its connection; pushes resume once the membership does.
+    await recordRun(em, job, { result: 'error', error: refused, count: 0 });
+    return { status: 'skipped', count: 0 };
+  }
   const settings = settingsOf(integration);
   const target = connector.open(integration.credentials, {
     records: new PushRecords(em, job.userId, job.app, destination),

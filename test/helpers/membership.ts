@@ -1,0 +1,40 @@
+import { clock } from '../../server/clock.ts';
+import type { AppDeps } from '../../server/deps.ts';
+import { findSignedIn } from '../../server/domain/auth/session.service.ts';
+import { DAY_MS } from '../../src/constants.ts';
+import { MemberLevel } from '../../src/enums.ts';
+import { callerFor } from './context.ts';
+import { signedInUser } from './users.ts';
+
+/** The four memberships the spec names (section 4). */
+export type MemberKind = 'free' | 'pro' | 'superPro' | 'expired';
+
+const LEVEL: Record<MemberKind, number> = {
+  free: MemberLevel.free,
+  pro: MemberLevel.pro,
+  superPro: MemberLevel.superPro,
+  // The expiry job has run: free again, with the expiry that passed.
+  expired: MemberLevel.free,
+};
+
+/** A signed-in user of that membership: PRO levels for 30 more days, expired since yesterday. */
+export async function memberUser(deps: AppDeps, kind: MemberKind) {
+  const { token, user } = await signedInUser(deps);
+  await setMembership(deps, user.id, kind);
+  const signedIn = await findSignedIn(deps.orm.em.fork(), token);
+  if (!signedIn) throw new Error('session not found');
+  return { ...signedIn, token, caller: callerFor(deps, signedIn) };
+}
+
+/** Sets a user's membership afterwards (a token or connection made while PRO, then lapsed). */
+export async function setMembership(deps: AppDeps, userId: number, kind: MemberKind): Promise<void> {
+  const now = clock.now().getTime();
+  const expiresAt = kind === 'free' ? null : new Date(kind === 'expired' ? now - DAY_MS : now + 30 * DAY_MS);
+  await deps.orm.em
+    .fork()
+    .execute(`update "user" set "member_level" = ?, "pro_expires_at" = ? where "id" = ?`, [
+      LEVEL[kind],
+      expiresAt,
+      userId,
+    ]);
+}
