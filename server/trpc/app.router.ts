@@ -1,6 +1,7 @@
 import { accountRouter } from './account.router.ts';
 import { authRouter } from './auth.router.ts';
 import { dailyRouter } from './daily.router.ts';
+import { feedbackRouter } from './feedback.router.ts';
 import { foldersRouter } from './folders.router.ts';
 import { highlightsRouter } from './highlights.router.ts';
 import { router } from './init.ts';
@@ -23,6 +24,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   openapi: openapiRouter,
   membership: membershipRouter,
+  feedback: feedbackRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -214,6 +214,15 @@ const SAMPLES: Samples = {
     order: (fx) => ({ id: fx.orderId }),
     orders: () => ({ limit: 10 }),
   },
+  feedback: {
+    send: () => ({
+      kind: 'idea',
+      message: 'A sample message',
+      contact: 'reader@example.test',
+      environment: { appVersion: '0.1.0', language: 'en', timeZone: 'UTC' },
+    }),
+    list: () => undefined,
+  },
 };
 
 export function sampleInput(path: string, fx: Fixtures): unknown {
