@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -222,7 +223,23 @@ function providerSettings<K extends string, T>(
     const names = missing.map(([key]) => key).join(', ');
     throw new ConfigError(`Invalid configuration:\n  ${names}: required when any ${name} setting is set`);
   }
+  const unreadable = Object.entries(required).filter(
+    ([key, file]) => key.endsWith('_FILE') && !isReadable(file as string),
+  );
+  if (unreadable.length > 0) {
+    const lines = unreadable.map(([key, file]) => `  ${key}: cannot read ${file}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
   return build(required as Record<K, string>);
+}
+
+function isReadable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function loadPayments(e: z.output<typeof zEnv>): PaymentsConfig {

@@ -1,4 +1,6 @@
-import { availableParallelism } from 'node:os';
+import fs from 'node:fs';
+import os, { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   ConfigError,
@@ -6,6 +8,7 @@ import {
   defaultExtractPoolSize,
   loadConfig,
 } from '../../server/config.ts';
+import { DEFAULT_MEMBERSHIP_CONFIG } from '../../server/membership-config.ts';
 
 describe('configuration', () => {
   test('defaults need no environment at all', () => {
@@ -112,5 +115,41 @@ describe('configuration', () => {
       );
     }
     expect(() => loadConfig({ CLIP_CONCURRENCY: 'x', EXTRACT_POOL_SIZE: 'y' })).toThrow(ConfigError);
+  });
+
+  test('a payment provider is off until all its keys are set; some but not all, or a key file that cannot be read, stops the start', () => {
+    expect(loadConfig({}).payments).toEqual({ stripe: undefined, wechat: undefined, alipay: undefined });
+    expect(
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).payments.stripe,
+    ).toEqual({
+      secretKey: 'sk_test_1',
+      webhookSecret: 'whsec_1',
+      apiUrl: undefined,
+    });
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_WEBHOOK_SECRET: required/);
+    const missingFile = path.join(os.tmpdir(), 'margin-no-such-key.pem');
+    expect(() =>
+      loadConfig({
+        ALIPAY_APP_ID: '2021',
+        ALIPAY_PRIVATE_KEY_FILE: missingFile,
+        ALIPAY_PUBLIC_KEY_FILE: missingFile,
+      }),
+    ).toThrow(/ALIPAY_PRIVATE_KEY_FILE: cannot read/);
+  });
+
+  test('MEMBERSHIP_CONFIG replaces whole top-level parts of the plan table, and a bad one names the field', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'margin-membership-'));
+    const file = path.join(dir, 'membership.json');
+    fs.writeFileSync(file, JSON.stringify({ proTipsPerDay: 5 }));
+    const config = loadConfig({ MEMBERSHIP_CONFIG: file });
+    expect(config.membershipConfig.proTipsPerDay).toBe(5);
+    expect(config.membershipConfig.plans).toEqual(DEFAULT_MEMBERSHIP_CONFIG.plans);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ prices: { us: { currency: 'USD', providers: ['stripe'], products: [] } } }),
+    );
+    expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/prices/);
+    fs.writeFileSync(file, '{ not json');
+    expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/cannot read/);
   });
 });
