@@ -139,8 +139,9 @@ export async function updateWebhook(
   user: User,
   input: UpdateWebhookInput,
 ): Promise<WebhookEndpointView> {
-  // Turning an endpoint off stays open to a lapsed member; anything else uses the feature.
-  if (input.enabled !== false) requireFeature(deps.membership, user, 'webhooks');
+  // Only turning an endpoint off stays open to a lapsed member; any other change uses the feature.
+  const onlyTurningOff = input.enabled === false && input.url === undefined && input.events === undefined;
+  if (!onlyTurningOff) requireFeature(deps.membership, user, 'webhooks');
   const endpoint = await ownEndpoint(em, user, input.id);
   const url = input.url === undefined ? endpoint.url : checkedUrl(input.url, deps.allowedTargets);
   const turnedOn = input.enabled === true && !endpoint.enabled;
