@@ -45,8 +45,9 @@ export async function apiCaller(
   }
   if (!found.token.scopes.includes(scope))
     throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope });
-  // GETs read what the user has: a lapsed member keeps that; writing needs a live membership.
-  const access = req.method === 'GET' ? 'read' : 'use';
+  // GETs (and HEADs, which Express answers with them) read what the user has: a lapsed member
+  // keeps that; writing needs a live membership.
+  const access = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'use';
   requireFeature(deps.config, found.user, scope === 'daily' ? 'dailyApi' : 'openApi', access);
   return found.user;
 }
