@@ -2,6 +2,7 @@ import type { PaymentProviderId } from '../../../../src/schemas/membership.ts';
 import type { PaymentsConfig } from '../../../config.ts';
 import { alipayProvider } from './alipay.ts';
 import type { PaymentProvider } from './types.ts';
+import { wechatProvider } from './wechat.ts';
 
 export type PaymentProviders = Partial<Record<PaymentProviderId, PaymentProvider>>;
 
@@ -10,6 +11,7 @@ const FACTORIES: {
   [K in PaymentProviderId]?: (settings: NonNullable<PaymentsConfig[K]>) => PaymentProvider;
 } = {
   alipay: alipayProvider,
+  wechat: wechatProvider,
 };
 
 const built = new WeakMap<PaymentsConfig, PaymentProviders>();
