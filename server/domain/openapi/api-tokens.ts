@@ -45,7 +45,9 @@ export async function createApiToken(
   user: User,
   input: CreateApiTokenInput,
 ): Promise<{ token: string; view: ApiTokenView }> {
-  requireFeature(membership, user, input.scopes.includes('daily') ? 'dailyApi' : 'openApi');
+  // The token must be usable for every scope it is given: read and write are the Open API, daily the daily API.
+  if (input.scopes.some((scope) => scope !== 'daily')) requireFeature(membership, user, 'openApi');
+  if (input.scopes.includes('daily')) requireFeature(membership, user, 'dailyApi');
   const max = quotaOf(membership, user, 'apiTokens');
   return em.transactional(async (tx) => {
     const now = clock.now();
