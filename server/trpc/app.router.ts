@@ -8,6 +8,7 @@ import { router } from './init.ts';
 import { membershipRouter } from './membership.router.ts';
 import { notesRouter } from './notes.router.ts';
 import { openapiRouter } from './openapi.router.ts';
+import { settingsRouter } from './settings.router.ts';
 import { syncRouter } from './sync.router.ts';
 import { systemRouter } from './system.router.ts';
 import { webhooksRouter } from './webhooks.router.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   openapi: openapiRouter,
   membership: membershipRouter,
   feedback: feedbackRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -223,6 +223,11 @@ const SAMPLES: Samples = {
     }),
     list: () => undefined,
   },
+  settings: {
+    get: () => undefined,
+    update: () => ({ theme: 'y', textTooltipStyle: 3, c3: '#12ABEF', c5: null }),
+    reset: () => undefined,
+  },
 };
 
 export function sampleInput(path: string, fx: Fixtures): unknown {

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { ColourSlot, type ColourSlotField, TextTooltipStyle, Theme } from '../enums.ts';
+import { STORED_COLOUR_PATTERN } from '../rules/hex-colour.ts';
+import { zText } from '../rules/text.ts';
+
+// The colour theme page (/personSetting/color): the theme, the six highlight colours and the text
+// tooltip style of an account. Null is "the default": the system's theme, the slot's default
+// colour (DEFAULT_SLOT_COLOURS), the "more tools" tooltip.
+
+/** The spec's colour fields, c1..c6 (slot ids 1..6). */
+export const COLOUR_FIELDS = Object.keys(ColourSlot) as ColourSlotField[];
+
+/** A highlight colour as stored: '#RRGGBB', upper-cased (the alpha suffixes are added when drawn). */
+export const zHexColour = zText()
+  .max(7, 'errors.invalidInput')
+  .regex(STORED_COLOUR_PATTERN, 'errors.invalidInput')
+  .transform((hex) => hex.toUpperCase());
+
+/** Stored as the spec has it: 'y' dark, 'n' light; null follows the system. */
+export const zStoredTheme = z.enum([Theme.dark, Theme.light]);
+export type StoredTheme = z.infer<typeof zStoredTheme>;
+
+export const zTooltipStyle = z.literal(Object.values(TextTooltipStyle));
+
+const colours = <T extends z.ZodType>(colour: T) =>
+  Object.fromEntries(COLOUR_FIELDS.map((field) => [field, colour])) as Record<ColourSlotField, T>;
+
+export const zUserSettings = z.object({
+  theme: zStoredTheme.nullable(),
+  textTooltipStyle: zTooltipStyle.nullable(),
+  ...colours(z.string().nullable()),
+});
+export type UserSettings = z.infer<typeof zUserSettings>;
+
+/** Any of the fields, each a value or null (back to its default); unknown fields are refused. */
+export const zUpdateUserSettingsInput = z.strictObject({
+  theme: zStoredTheme.nullable().optional(),
+  textTooltipStyle: zTooltipStyle.nullable().optional(),
+  ...colours(zHexColour.nullable().optional()),
+});
+export type UpdateUserSettingsInput = z.input<typeof zUpdateUserSettingsInput>;
