@@ -1,6 +1,7 @@
 import type { PaymentProviderId } from '../../../../src/schemas/membership.ts';
 import type { PaymentsConfig } from '../../../config.ts';
 import { alipayProvider } from './alipay.ts';
+import { stripeProvider } from './stripe.ts';
 import type { PaymentProvider } from './types.ts';
 import { wechatProvider } from './wechat.ts';
 
@@ -11,6 +12,7 @@ const FACTORIES: {
   [K in PaymentProviderId]?: (settings: NonNullable<PaymentsConfig[K]>) => PaymentProvider;
 } = {
   alipay: alipayProvider,
+  stripe: stripeProvider,
   wechat: wechatProvider,
 };
 

@@ -1,0 +1,472 @@
+// Stripe end to end: a signed-in user orders PRO over HTTP, the real stripe SDK creates the
+// Checkout Session on a local Stripe API, and the events Stripe would send (signed with the
+// webhook secret) reach /pay/notify/stripe: what moves the order, what is refused, and what the
+// buyer's membership shows after each.
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import superjson from 'superjson';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { clock } from '../../server/clock.ts';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
+import { stripeProvider } from '../../server/domain/membership/providers/stripe.ts';
+import type { AppRouter } from '../../server/trpc/app.router.ts';
+import { DAY_MS, LOGIN_COOKIE_KEY } from '../../src/constants.ts';
+import { MemberLevel } from '../../src/enums.ts';
+import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { signedInUser } from '../helpers/users.ts';
+import { type FakeStripe, startFakeStripe } from './fake-stripe.ts';
+
+let fake: FakeStripe;
+let deps: TestDeps;
+let server: RunningServer;
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  deps = await createTestDeps({
+    MEMBERSHIP: 'on',
+    REGION: 'us',
+    STRIPE_SECRET_KEY: fake.secretKey,
+    STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
+    STRIPE_API_URL: fake.url,
+  });
+  server = await startServer(deps);
+  fake.setWebhookEndpoint(`${server.url}/pay/notify/stripe`);
+});
+afterAll(async () => {
+  await server?.close();
+  await deps?.close();
+  await fake?.close();
+});
+
+function clientFor(url: string, token: string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${url}/trpc`,
+        transformer: superjson,
+        headers: { cookie: `${LOGIN_COOKIE_KEY}=${token}` },
+      }),
+    ],
+  });
+}
+
+/** A signed-in user of the app, calling it over HTTP as the web app does. */
+async function buyer(on: { deps: TestDeps; server: RunningServer } = { deps, server }) {
+  const { user, token } = await signedInUser(on.deps);
+  return { user, client: clientFor(on.server.url, token) };
+}
+type Buyer = Awaited<ReturnType<typeof buyer>>['client'];
+
+function product(id = 'pro-month') {
+  const found = deps.config.membershipConfig.prices.us.products.find((p) => p.id === id);
+  if (!found) throw new Error(`no product ${id}`);
+  return found;
+}
+
+const orderPro = (client: Buyer) =>
+  client.membership.createOrder.mutate({ productId: 'pro-month', provider: 'stripe' });
+
+/** The Checkout Session Margin made for the order. */
+function sessionOf(orderId: string): string {
+  const found = fake.sessionFor(orderId);
+  if (!found) throw new Error(`no session for ${orderId}`);
+  return found.session.id;
+}
+
+/** The buyer's membership as the app tells them (auth.me). */
+async function membership(client: Buyer) {
+  const me = await client.auth.me.query();
+  return { state: me?.membership, proExpiresAt: me?.proExpiresAt ?? null };
+}
+
+const orderState = async (client: Buyer, id: string) => (await client.membership.order.query({ id })).state;
+
+/** The operator's membership log for one order: what was granted, taken back or refused. */
+function eventsOf(orderId: string) {
+  return deps.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ action: string; days: number | null; detail: string | null }[]>(
+      'select action, days, detail from membership_event where order_id = ? order by id',
+      [orderId],
+    );
+}
+
+/** The order's and the user's rows, whole: what a refused event must leave as it was. */
+async function fingerprint(orderId: string, userId: number): Promise<string> {
+  const rows = await deps.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ row: string }[]>(
+      `select row_to_json(o)::text as row from "order" o where o.id = ?
+       union all select row_to_json(u)::text from "user" u where u.id = ?
+       union all select count(*)::text from membership_event where user_id = ?`,
+      [orderId, userId, userId],
+    );
+  return rows.map((r) => r.row).join('\n');
+}
+
+/** Runs `act` and answers the PRO expiry it should leave: `days` from when it ran. */
+async function daysFromNow(days: number, act: () => Promise<unknown>) {
+  const before = clock.now().getTime();
+  await act();
+  const after = clock.now().getTime();
+  return { min: before + days * DAY_MS, max: after + days * DAY_MS };
+}
+
+function expectExpiryWithin(expiry: Date | null, range: { min: number; max: number }) {
+  expect(expiry).toBeInstanceOf(Date);
+  expect(expiry!.getTime()).toBeGreaterThanOrEqual(range.min);
+  expect(expiry!.getTime()).toBeLessThanOrEqual(range.max);
+}
+
+const ACCEPTED = { status: 200, body: '{"received":true}' };
+const REFUSED = { status: 400, body: '{"received":false}' };
+
+describe('checkout', () => {
+  test('the order gets a Checkout Session: its page, the order id and amount, the way back', async () => {
+    const { user, client } = await buyer();
+    const order = await orderPro(client);
+    expect(order).toMatchObject({
+      state: 'created',
+      source: 'stripe',
+      amount: product().amount,
+      currency: 'USD',
+      proDays: product().days,
+    });
+    const made = fake.sessionFor(order.id);
+    expect(made).toBeDefined();
+    const { session } = made!;
+    expect(order.checkout).toEqual({ kind: 'redirect', url: session.url });
+    expect(session.url).toMatch(new RegExp(`^${fake.url}/c/pay/cs_test_`));
+    const returnUrl = `${server.url}/personSetting/paylog?order=${order.id}`;
+    expect(session).toMatchObject({
+      mode: 'payment',
+      status: 'open',
+      amount_total: product().amount,
+      currency: 'usd',
+      client_reference_id: order.id,
+      metadata: { orderId: order.id },
+      customer_email: user.email,
+      success_url: returnUrl,
+      cancel_url: returnUrl,
+    });
+    expect(made!.lineItems).toEqual([
+      { name: order.description, currency: 'usd', unitAmount: product().amount, quantity: 1 },
+    ]);
+    expect(made!.paymentIntentData).toEqual({ metadata: { orderId: order.id } });
+    // The page closes with the order (two hours), so no payment can come after it closed.
+    const expiresAt = (session.expires_at as number) * 1000;
+    expect(Math.abs(expiresAt - (order.createdAt.getTime() + ORDER_OPEN_MS))).toBeLessThan(5_000);
+    expect(made!.idempotencyKey).toBe(`checkout-${order.id}`);
+    expect(await client.membership.order.query({ id: order.id })).toMatchObject({
+      state: 'created',
+      checkout: { kind: 'redirect', url: session.url },
+    });
+  });
+
+  test('Stripe refusing the call (a wrong secret key): no session, the checkout fails', async () => {
+    const provider = stripeProvider({ ...deps.config.payments.stripe!, secretKey: 'sk_test_not_this_one' });
+    const before = fake.sessions().length;
+    await expect(
+      provider.startCheckout({
+        orderId: 'mo0000000000000000000000',
+        amount: 499,
+        currency: 'USD',
+        description: 'Margin PRO · 31 days',
+        notifyUrl: `${server.url}/pay/notify/stripe`,
+        returnUrl: `${server.url}/`,
+        email: null,
+      }),
+    ).rejects.toThrow(/Invalid API Key/);
+    expect(fake.sessions().length).toBe(before);
+  });
+
+  test('the local Stripe refuses what Stripe refuses: no line items, no price, a bad amount', async () => {
+    const call = (form: string) =>
+      fetch(`${fake.url}/v1/checkout/sessions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${fake.secretKey}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: form,
+      }).then(async (r) => ({ status: r.status, error: ((await r.json()) as { error?: object }).error }));
+    const item = 'line_items[0][quantity]=1&line_items[0][price_data]';
+    expect(await call('mode=payment&success_url=https://x.test/')).toMatchObject({
+      status: 400,
+      error: { type: 'invalid_request_error', param: 'line_items' },
+    });
+    expect(await call('mode=payment&line_items[0][quantity]=1')).toMatchObject({ status: 400 });
+    expect(
+      await call(
+        `mode=payment&${item}[currency]=usd&${item}[unit_amount]=4.99&${item}[product_data][name]=P`,
+      ),
+    ).toMatchObject({ status: 400, error: { message: 'Invalid integer: 4.99' } });
+    expect(
+      await call(`${item}[currency]=usd&${item}[unit_amount]=499&${item}[product_data][name]=P`),
+    ).toMatchObject({
+      status: 400,
+      error: { param: 'mode' },
+    });
+    const good = `mode=payment&${item}[currency]=usd&${item}[unit_amount]=499&${item}[product_data][name]=P`;
+    expect(await call(`${good}&colour=red`)).toMatchObject({ status: 400, error: { param: 'colour' } });
+    expect(await call(good)).toMatchObject({ status: 200, error: undefined });
+  });
+
+  test("another user's order is not found, and not in their list", async () => {
+    const owner = await buyer();
+    const order = await orderPro(owner.client);
+    const other = await buyer();
+    const error = await other.client.membership.order.query({ id: order.id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TRPCClientError);
+    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await other.client.membership.orders.query({})).items).toEqual([]);
+  });
+});
+
+describe('events', () => {
+  test('paid: the order is paid and the buyer is PRO for exactly the product days', async () => {
+    const { user, client } = await buyer();
+    const order = await orderPro(client);
+    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
+    const sessionId = sessionOf(order.id);
+    const expected = await daysFromNow(product().days, async () => {
+      expect(await fake.send(fake.pay(sessionId))).toEqual(ACCEPTED);
+    });
+    expect(await client.membership.order.query({ id: order.id })).toMatchObject({
+      state: 'paid',
+      checkout: null,
+    });
+    const after = await membership(client);
+    expect(after.state).toBe('pro');
+    expectExpiryWithin(after.proExpiresAt, expected);
+    const [row] = await deps.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ member_level: number; provider_ref: string }[]>(
+        `select u.member_level, o.provider_ref from "user" u join "order" o on o.user_id = u.id
+         where u.id = ? and o.id = ?`,
+        [user.id, order.id],
+      );
+    expect(row).toEqual({
+      member_level: MemberLevel.pro,
+      provider_ref: fake.sessionFor(order.id)?.paymentIntent?.id,
+    });
+    expect(await eventsOf(order.id)).toEqual([{ action: 'orderPaid', days: product().days, detail: null }]);
+  });
+
+  test('the same event again, then five copies at once: granted once', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const completed = fake.pay(sessionOf(order.id));
+    const expected = await daysFromNow(product().days, async () => {
+      expect(await fake.send(completed)).toEqual(ACCEPTED);
+    });
+    const copies = await Promise.all(Array.from({ length: 5 }, () => fake.send(completed)));
+    expect(copies).toEqual(Array(5).fill(ACCEPTED));
+    expect(await orderState(client, order.id)).toBe('paid');
+    expectExpiryWithin((await membership(client)).proExpiresAt, expected);
+    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderPaid']);
+  });
+
+  test('forged, tampered, unsigned or replayed late: refused, nothing changes', async () => {
+    const { user, client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    const completed = fake.pay(sessionId);
+    const before = await fingerprint(order.id, user.id);
+    const attempts = [
+      { secret: 'whsec_not_the_endpoint_secret' },
+      { tamper: (body: string) => body.replace(`"amount_total": ${product().amount}`, '"amount_total": 1') },
+      { tamper: (body: string) => body.replace('"livemode": false', '"livemode": false ') },
+      // Signed by Stripe, but ten minutes ago: a replay.
+      { timestamp: Math.floor(clock.now().getTime() / 1000) - 600 },
+    ];
+    for (const options of attempts) expect(await fake.send(completed, options)).toEqual(REFUSED);
+    const unsigned = await fetch(`${server.url}/pay/notify/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(completed),
+    });
+    expect(unsigned.status).toBe(400);
+    // A refund forged for the order changes nothing either.
+    expect(await fake.send(fake.refund(sessionId), { secret: 'whsec_forged' })).toEqual(REFUSED);
+    expect(await fingerprint(order.id, user.id)).toBe(before);
+    expect(await eventsOf(order.id)).toEqual([]);
+    // The genuine one still goes through.
+    expect(await fake.send(completed)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('paid');
+  });
+
+  test('another amount or currency than the order: refused, nothing granted, logged', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    fake.pay(sessionId);
+    const amount = product().amount;
+    const cheaper = fake.event('checkout.session.completed', sessionId, { amount_total: 1 });
+    const inEuros = fake.event('checkout.session.completed', sessionId, { currency: 'eur' });
+    expect(await fake.send(cheaper)).toEqual(REFUSED);
+    expect(await fake.send(inEuros)).toEqual(REFUSED);
+    expect(await orderState(client, order.id)).toBe('created');
+    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
+    expect(await eventsOf(order.id)).toEqual([
+      { action: 'amountMismatch', days: null, detail: `paid: 1 usd, order ${amount} USD` },
+      { action: 'amountMismatch', days: null, detail: `paid: ${amount} eur, order ${amount} USD` },
+    ]);
+  });
+
+  test('a delayed payment: completed unpaid changes nothing, async_payment_succeeded pays', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    expect(await fake.send(fake.pay(sessionId, { delayed: true }))).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('created');
+    expect(await eventsOf(order.id)).toEqual([]);
+    expect(await fake.send(fake.settle(sessionId))).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('paid');
+    expect((await membership(client)).state).toBe('pro');
+  });
+
+  test('expired: the unpaid order is closed, and a payment after it grants nothing', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    expect(await fake.send(fake.expire(sessionId))).toEqual(ACCEPTED);
+    expect(await client.membership.order.query({ id: order.id })).toMatchObject({
+      state: 'closed',
+      checkout: null,
+    });
+    const late = fake.event('checkout.session.completed', sessionId, { payment_status: 'paid' });
+    expect(await fake.send(late)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('closed');
+    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
+  });
+
+  test('out of order: expired arriving after paid leaves it paid', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    const expired = fake.event('checkout.session.expired', sessionId, { status: 'expired' });
+    await fake.send(fake.pay(sessionId));
+    expect(await fake.send(expired)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('paid');
+    expect((await membership(client)).state).toBe('pro');
+    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderPaid']);
+  });
+
+  test('out of order: the refund before the payment: refunded, and the payment grants nothing', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    const completed = fake.pay(sessionId);
+    const refunded = fake.refund(sessionId);
+    expect(await fake.send(refunded)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('refunded');
+    expect(await fake.send(completed)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('refunded');
+    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
+    expect((await eventsOf(order.id)).map((e) => [e.action, e.days])).toEqual([['orderRefunded', 0]]);
+  });
+
+  test('a partial refund changes nothing; the full refund takes the days back', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    await fake.send(fake.pay(sessionId));
+    const paid = await membership(client);
+    expect(paid.state).toBe('pro');
+    expect(await fake.send(fake.refund(sessionId, 100))).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('paid');
+    expect(await membership(client)).toEqual(paid);
+
+    const fullRefund = fake.refund(sessionId);
+    const refundedAt = await daysFromNow(0, async () => {
+      expect(await fake.send(fullRefund)).toEqual(ACCEPTED);
+    });
+    expect(await orderState(client, order.id)).toBe('refunded');
+    const after = await membership(client);
+    // All the days taken back: the membership ends at the refund.
+    expect(after.state).toBe('expired');
+    expectExpiryWithin(after.proExpiresAt, refundedAt);
+    expect((await eventsOf(order.id)).map((e) => [e.action, e.days])).toEqual([
+      ['orderPaid', product().days],
+      ['orderRefunded', product().days],
+    ]);
+    // A copy of the refund takes nothing more.
+    expect(await fake.send(fullRefund)).toEqual(ACCEPTED);
+    expect((await eventsOf(order.id)).length).toBe(2);
+    const { items } = await client.membership.orders.query({});
+    expect(items).toMatchObject([{ id: order.id, state: 'refunded', proDays: product().days }]);
+  });
+
+  test('a charge whose metadata was edited since: the order is found through its payment intent', async () => {
+    const { client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    await fake.send(fake.pay(sessionId));
+    fake.refund(sessionId);
+    const intent = fake.sessionFor(order.id)?.paymentIntent?.id;
+    const refunded = fake.event('charge.refunded', sessionId, { metadata: {} });
+    expect(await fake.send(refunded)).toEqual(ACCEPTED);
+    expect(await orderState(client, order.id)).toBe('refunded');
+    expect(fake.calls()).toContainEqual({
+      method: 'GET',
+      path: `/v1/payment_intents/${intent}`,
+      status: 200,
+    });
+  });
+
+  test("events Margin does not act on, or about someone else's payments, are taken and change nothing", async () => {
+    const { user, client } = await buyer();
+    const order = await orderPro(client);
+    const sessionId = sessionOf(order.id);
+    fake.pay(sessionId);
+    const before = await fingerprint(order.id, user.id);
+    const others = [
+      fake.event('payment_intent.succeeded', sessionId),
+      fake.event('charge.succeeded', sessionId),
+      // A session another integration on the same account made.
+      fake.event('checkout.session.completed', sessionId, { client_reference_id: null, metadata: {} }),
+    ];
+    for (const event of others) expect(await fake.send(event), event.type).toEqual(ACCEPTED);
+    expect(await fingerprint(order.id, user.id)).toBe(before);
+  });
+});
+
+describe('without keys', () => {
+  let bare: TestDeps;
+  let bareServer: RunningServer;
+  beforeAll(async () => {
+    bare = await createTestDeps({ MEMBERSHIP: 'on', REGION: 'us' });
+    bareServer = await startServer(bare);
+  });
+  afterAll(async () => {
+    await bareServer?.close();
+    await bare?.close();
+  });
+
+  test('Stripe is off: not offered, no order, its notification URL not there', async () => {
+    const { client } = await buyer({ deps: bare, server: bareServer });
+    expect((await client.membership.overview.query()).providers).toEqual([]);
+    const error = await orderPro(client).catch((e: unknown) => e);
+    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({
+      code: 'BAD_REQUEST',
+      messageKey: 'errors.paymentUnavailable',
+    });
+    expect((await client.membership.orders.query({})).items).toEqual([]);
+    const response = await fetch(`${bareServer.url}/pay/notify/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(404);
+  });
+
+  test('one of the two keys without the other stops the start', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_only' })).toThrow(ConfigError);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_only' })).toThrow(/STRIPE_SECRET_KEY/);
+  });
+});
