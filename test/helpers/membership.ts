@@ -20,10 +20,22 @@ const LEVEL: Record<MemberKind, number> = {
 /** A signed-in user of that membership: PRO levels for 30 more days, expired since yesterday. */
 export async function memberUser(deps: AppDeps, kind: MemberKind) {
   const { token, user } = await signedInUser(deps);
-  await setMembership(deps, user.id, kind);
-  const signedIn = await findSignedIn(deps.orm.em.fork(), token);
-  if (!signedIn) throw new Error('session not found');
-  return { ...signedIn, token, caller: callerFor(deps, signedIn) };
+  return becomeMember(deps, { token, user }, kind);
+}
+
+/**
+ * The signed-in user after their membership changed to `kind`, with a new caller (a caller
+ * carries the user row it was made with, so an old one still acts with the old membership).
+ */
+export async function becomeMember(
+  deps: AppDeps,
+  signedIn: { token: string; user: { id: number } },
+  kind: MemberKind,
+) {
+  await setMembership(deps, signedIn.user.id, kind);
+  const now = await findSignedIn(deps.orm.em.fork(), signedIn.token);
+  if (!now) throw new Error('session not found');
+  return { ...now, token: signedIn.token, caller: callerFor(deps, now) };
 }
 
 /** Sets a user's membership afterwards (a token or connection made while PRO, then lapsed). */
