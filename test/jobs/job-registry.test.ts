@@ -109,6 +109,7 @@ describe('enqueue', () => {
     const schedulers = await deps.queues.maintenance.getJobSchedulers();
     const scheduled = (Object.values(JOBS) as JobSpec[]).filter((spec) => spec.schedule);
     expect(scheduled.map((spec) => spec.name).sort()).toEqual([
+      'membership',
       'purge-expired-sessions',
       'purge-trash',
       'sweep-stale-clips',
