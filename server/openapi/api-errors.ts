@@ -32,22 +32,25 @@ export function failureOf(
     status: number,
     type: ApiErrorType,
     message: string,
-    fields?: Failure['error']['fields'],
-  ) => ({
-    status,
-    body: { code: status, message, data: null, error: { type, ...(fields && { fields }) } },
-  });
+    more: Omit<Failure['error'], 'type'> = {},
+  ) => ({ status, body: { code: status, message, data: null, error: { type, ...more } } });
   if (error instanceof ZodError) {
     const fields = fieldErrorsOf(error).map((f) => ({ path: f.path, message: t(f.messageKey) }));
     const first = fields[0];
     const message = first
       ? `${first.path ? `${first.path}: ` : ''}${first.message}`
       : t('errors.invalidInput');
-    return answer(422, 'invalid_input', message, fields);
+    return answer(422, 'invalid_input', message, { fields });
   }
   if (error instanceof AppError) {
     const { status, type } = BY_CODE[error.code];
-    return answer(status, type, t(error.messageKey, error.params ?? {}));
+    const upgrade = error.params?.upgrade;
+    return answer(
+      status,
+      type,
+      t(error.messageKey, error.params ?? {}),
+      typeof upgrade === 'string' ? { upgrade } : {},
+    );
   }
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 413) return answer(413, 'payload_too_large', t(DEFAULT_MESSAGE_KEY.PAYLOAD_TOO_LARGE));

@@ -33,6 +33,9 @@ export const zFailure = z
         .array(z.object({ path: z.string(), message: z.string() }))
         .optional()
         .meta({ description: 'For invalid input: each refused field (a dotted path) and why.' }),
+      upgrade: z.string().optional().meta({
+        description: "For a feature the account's membership lacks: the path of the membership page.",
+      }),
     }),
   })
   .meta({ id: 'Failure' });

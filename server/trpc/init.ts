@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError, type z } from 'zod';
-import { MembershipState } from '../../src/enums.ts';
 import {
   AppError,
   type AppErrorCode,
@@ -10,8 +9,6 @@ import {
   type ErrorPayload,
   fieldErrorsOf,
 } from '../../src/errors.ts';
-import { membershipState } from '../../src/rules/member-level.ts';
-import { clock } from '../clock.ts';
 import type { Context } from './context.ts';
 import { transformer } from './transformer.ts';
 
@@ -103,14 +100,6 @@ export const publicProcedure = t.procedure.use(appErrors).use(forkEntityManager)
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user || !ctx.session) throw new AppError('UNAUTHORIZED');
   return next({ ctx: { user: ctx.user, session: ctx.session } });
-});
-
-export const memberProcedure = protectedProcedure.use(({ ctx, next }) => {
-  const state = membershipState(ctx.user.memberLevel, ctx.user.proExpiresAt, clock.now());
-  if (state !== MembershipState.pro && state !== MembershipState.superPro) {
-    throw new AppError('FORBIDDEN', 'errors.onlyForPro');
-  }
-  return next();
 });
 
 /**

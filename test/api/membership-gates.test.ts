@@ -311,7 +311,13 @@ describe('MEMBERSHIP=on', () => {
         expect(answer.status).toBe(status);
         expect(answer.headers.get('RateLimit-Limit')).toBe(String(expected.limit));
         const body = await answer.json();
-        if (status === 403) expect(body).toMatchObject({ code: 403, message, data: null });
+        if (status === 403)
+          expect(body).toMatchObject({
+            code: 403,
+            message,
+            data: null,
+            error: { type: 'forbidden', upgrade: UPGRADE },
+          });
         else expect(body).toMatchObject({ code: 1 });
       };
 

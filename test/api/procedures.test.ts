@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { clock } from '../../server/clock.ts';
 import { type Session, User } from '../../server/db/entities/index.ts';
-import {
-  createCallerFactory,
-  memberProcedure,
-  protectedProcedure,
-  publicProcedure,
-  router,
-} from '../../server/trpc/init.ts';
+import { createCallerFactory, protectedProcedure, publicProcedure, router } from '../../server/trpc/init.ts';
 import { AppError } from '../../src/errors.ts';
 import { contextFor } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -16,7 +10,6 @@ import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 // A router made of the real base procedures, to check what every feature router inherits.
 const probeRouter = router({
   whoami: protectedProcedure.query(({ ctx }) => ctx.user.nickname),
-  proOnly: memberProcedure.query(() => 'pro content'),
   conflict: publicProcedure.mutation(() => {
     throw new AppError('CONFLICT', 'errors.emailTaken');
   }),
@@ -32,13 +25,13 @@ const createCaller = createCallerFactory(probeRouter);
 
 let deps: TestDeps;
 let freeUser: User;
-let proUser: User;
+let _proUser: User;
 
 beforeAll(async () => {
   deps = await createTestDeps();
   const em = deps.orm.em.fork();
   freeUser = em.create(User, { nickname: 'nick123', accountId: 'acc-free-1', email: 'free@example.test' });
-  proUser = em.create(User, {
+  _proUser = em.create(User, {
     nickname: 'Ada',
     accountId: 'acc-pro-1',
     email: 'pro@example.test',
@@ -58,26 +51,6 @@ describe('base procedures', () => {
   test('protectedProcedure refuses anonymous callers with UNAUTHORIZED', async () => {
     await expect(callerAs(null).whoami()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(callerAs(freeUser).whoami()).resolves.toBe('nick123');
-  });
-
-  test('memberProcedure refuses free users with FORBIDDEN "Only for PRO user"', async () => {
-    await expect(callerAs(freeUser).proOnly()).rejects.toMatchObject({
-      code: 'FORBIDDEN',
-      message: 'errors.onlyForPro',
-    });
-    await expect(callerAs(proUser).proOnly()).resolves.toBe('pro content');
-  });
-
-  test('an expired PRO is refused too', async () => {
-    const em = deps.orm.em.fork();
-    const lapsed = em.create(User, {
-      nickname: 'Old',
-      accountId: 'acc-lapsed',
-      memberLevel: 4,
-      proExpiresAt: new Date(clock.now().getTime() - 1000),
-    });
-    await em.flush();
-    await expect(callerAs(lapsed).proOnly()).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   test('AppError codes become tRPC codes with their message key', async () => {

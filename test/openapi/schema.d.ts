@@ -339,6 +339,8 @@ export interface components {
                 }[];
                 /** @enum {string} */
                 type: "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "too_many_requests" | "payload_too_large" | "internal";
+                /** @description For a feature the account's membership lacks: the path of the membership page. */
+                upgrade?: string;
             };
             /** @description The reason, in the caller's language. */
             message: string;
