@@ -330,7 +330,7 @@ describe('events', () => {
     expect((await membership(client)).state).toBe('pro');
   });
 
-  test('expired: the unpaid order is closed, and a payment after it grants nothing', async () => {
+  test('expired: the unpaid order is closed, and a payment after it grants nothing but is logged for the operator', async () => {
     const { client } = await buyer();
     const order = await orderPro(client);
     const sessionId = sessionOf(order.id);
@@ -343,6 +343,7 @@ describe('events', () => {
     expect(await fake.send(late)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('closed');
     expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
+    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderClosed', 'paidAfterClose']);
   });
 
   test('out of order: expired arriving after paid leaves it paid', async () => {

@@ -10,6 +10,7 @@ export const MEMBERSHIP_ACTIONS = [
   'orderRefunded',
   'orderClosed',
   'amountMismatch',
+  'paidAfterClose',
   'downgraded',
   'reminded',
 ] as const;

@@ -302,6 +302,18 @@ export async function applyPaymentNotice(
       : notice.type === 'refunded'
         ? await markOrderRefunded(em, order.id, actor)
         : await markOrderClosed(em, order.id, actor);
+  if (!moved && notice.type === 'paid' && order.state === 'closed') {
+    // Money for an order that had closed unpaid: nothing is granted on its own, the operator decides.
+    const detail = `paid after close: ${notice.amount} ${notice.currency}, ref ${notice.providerRef}`;
+    log.warn('payment for a closed order', { provider, order: order.id });
+    await logMembership(em.fork(), {
+      userId: order.user.id,
+      actor,
+      action: 'paidAfterClose',
+      orderId: order.id,
+      detail,
+    });
+  }
   return moved ? 'applied' : 'unchanged';
 }
 
