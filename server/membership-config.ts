@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import { API_TOKENS_PER_USER_MAX } from '../src/schemas/api-tokens.ts';
-import { FEATURES, type MembershipConfig, zMembershipConfig } from '../src/schemas/membership.ts';
+import {
+  FEATURES,
+  type MembershipConfig,
+  type Product,
+  zMembershipConfig,
+} from '../src/schemas/membership.ts';
 import { WEBHOOK_ENDPOINTS_PER_USER_MAX } from '../src/schemas/webhooks.ts';
 import { StartupError } from './lifecycle.ts';
 
@@ -13,6 +18,13 @@ const PRO_QUOTAS = {
 };
 const FREE_FEATURES = ['clip', 'highlights', 'library', 'export', 'pullSync'] as const;
 
+/** Europe and the US sell the same plans at the same figures, in euros and in dollars. */
+const INTERNATIONAL_PRODUCTS = [
+  { id: 'pro-month', tier: 'pro', days: 31, amount: 499 },
+  { id: 'pro-year', tier: 'pro', days: 366, amount: 3_999 },
+  { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 8_999 },
+] satisfies Product[];
+
 /**
  * The default plan table and prices. An operator changes them with a JSON file named by
  * MEMBERSHIP_CONFIG holding any of the top-level keys (`plans`, `prices`, `proTipsPerDay`); a key
@@ -20,14 +32,8 @@ const FREE_FEATURES = ['clip', 'highlights', 'library', 'export', 'pullSync'] as
  */
 export const DEFAULT_MEMBERSHIP_CONFIG: MembershipConfig = {
   plans: {
-    free: {
-      features: [...FREE_FEATURES],
-      quotas: { apiRequestsPerMinute: 120, apiTokens: 25, webhookEndpoints: 10 },
-    },
-    pro: {
-      features: [...PRO_FEATURES],
-      quotas: { apiRequestsPerMinute: 120, apiTokens: 25, webhookEndpoints: 10 },
-    },
+    free: { features: [...FREE_FEATURES], quotas: PRO_QUOTAS },
+    pro: { features: [...PRO_FEATURES], quotas: PRO_QUOTAS },
     superPro: {
       features: [...PRO_FEATURES],
       quotas: { apiRequestsPerMinute: 600, apiTokens: 100, webhookEndpoints: 50 },
@@ -43,24 +49,8 @@ export const DEFAULT_MEMBERSHIP_CONFIG: MembershipConfig = {
         { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 39_800 },
       ],
     },
-    euro: {
-      currency: 'EUR',
-      providers: ['stripe'],
-      products: [
-        { id: 'pro-month', tier: 'pro', days: 31, amount: 499 },
-        { id: 'pro-year', tier: 'pro', days: 366, amount: 3_999 },
-        { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 8_999 },
-      ],
-    },
-    us: {
-      currency: 'USD',
-      providers: ['stripe'],
-      products: [
-        { id: 'pro-month', tier: 'pro', days: 31, amount: 499 },
-        { id: 'pro-year', tier: 'pro', days: 366, amount: 3_999 },
-        { id: 'super-pro-year', tier: 'superPro', days: 366, amount: 8_999 },
-      ],
-    },
+    euro: { currency: 'EUR', providers: ['stripe'], products: INTERNATIONAL_PRODUCTS },
+    us: { currency: 'USD', providers: ['stripe'], products: INTERNATIONAL_PRODUCTS },
   },
   proTipsPerDay: 2,
 };
