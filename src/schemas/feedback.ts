@@ -31,6 +31,27 @@ export const zFeedbackEnvironment = z
   .strict();
 export type FeedbackEnvironment = z.infer<typeof zFeedbackEnvironment>;
 
+/** Each environment field's label (an i18n key), in the order the page and the mail list them. */
+export const FEEDBACK_ENVIRONMENT_LABELS: Readonly<Record<keyof FeedbackEnvironment, string>> = {
+  appVersion: 'feedback.envAppVersion',
+  userAgent: 'feedback.envBrowser',
+  language: 'feedback.envLanguage',
+  timeZone: 'feedback.envTimeZone',
+  extensionMarket: 'feedback.envExtensionMarket',
+  extensionVersion: 'feedback.envExtensionVersion',
+  extensionMarketVersion: 'feedback.envExtensionMarketVersion',
+};
+
+/** The environment's given fields, each with its label key, in the labels' order. */
+export function environmentFields(
+  environment: FeedbackEnvironment,
+): { name: keyof FeedbackEnvironment; labelKey: string; value: string }[] {
+  return (Object.keys(FEEDBACK_ENVIRONMENT_LABELS) as (keyof FeedbackEnvironment)[]).flatMap((name) => {
+    const value = environment[name];
+    return value ? [{ name, labelKey: FEEDBACK_ENVIRONMENT_LABELS[name], value }] : [];
+  });
+}
+
 /** An empty contact field means none; anything else must be an email to write back to. */
 const zContact = zText()
   .trim()

@@ -1,5 +1,9 @@
 import type { MailJob } from '../../../src/jobs.ts';
-import type { FeedbackEnvironment, FeedbackKind } from '../../../src/schemas/feedback.ts';
+import {
+  environmentFields,
+  type FeedbackEnvironment,
+  type FeedbackKind,
+} from '../../../src/schemas/feedback.ts';
 import { translator } from '../../i18n.ts';
 
 /** One feedback message as the operator reads it. */
@@ -15,16 +19,6 @@ export interface FeedbackMailInput {
   sentAt: Date;
 }
 
-const ENVIRONMENT_LABELS: Record<keyof FeedbackEnvironment, string> = {
-  appVersion: 'feedback.envAppVersion',
-  userAgent: 'feedback.envBrowser',
-  language: 'feedback.envLanguage',
-  timeZone: 'feedback.envTimeZone',
-  extensionMarket: 'feedback.envExtensionMarket',
-  extensionVersion: 'feedback.envExtensionVersion',
-  extensionMarketVersion: 'feedback.envExtensionMarketVersion',
-};
-
 /**
  * The plain-text mail to the operator: what kind, from which account, where to answer (also the
  * Reply-To, so answering the mail reaches the sender), the message, and the environment if sent.
@@ -38,9 +32,9 @@ export function feedbackMail(input: FeedbackMailInput): MailJob {
     `${t('feedback.mailContact')}: ${input.contact ?? t('feedback.mailNoContact')}`,
     `${t('feedback.mailSentAt')}: ${input.sentAt.toISOString()}`,
   ];
-  const environment = Object.entries(input.environment)
-    .filter(([, value]) => value)
-    .map(([name, value]) => `${t(ENVIRONMENT_LABELS[name as keyof FeedbackEnvironment])}: ${value}`);
+  const environment = environmentFields(input.environment).map(
+    ({ labelKey, value }) => `${t(labelKey)}: ${value}`,
+  );
   const sections = [
     header.join('\n'),
     input.message,
