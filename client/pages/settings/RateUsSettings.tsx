@@ -1,8 +1,49 @@
-import { useTranslation } from 'react-i18next';
-import type { Me } from '../../../src/schemas/auth.ts';
+import { useQuery } from '@tanstack/react-query';
+import { Trans, useTranslation } from 'react-i18next';
+import { regionConfig } from '../../../src/regions.ts';
+import { currentMarket } from '../../features/tools/environment.ts';
+import { PROJECT_REPOSITORY_URL } from '../../features/tools/project.ts';
+import { StoreList } from '../../features/tools/StoreList.tsx';
+import { currentRegion } from '../../region.ts';
+import { useTRPC } from '../../trpc.ts';
+import '../../features/tools/tools.css';
 
-/** /personSetting/rateus: not built yet. */
-export function RateUsSettings(_props: { me: Me }) {
+/**
+ * /personSetting/rateus: the browser extension's listing in each store, as the deployment's region
+ * links them (system.info), the user's own browser marked; and the project's repository.
+ */
+export function RateUsSettings() {
   const { t } = useTranslation();
-  return <p className="muted">{t('settings.notYet')}</p>;
+  const trpc = useTRPC();
+  const info = useQuery({ ...trpc.system.info.queryOptions(), staleTime: 5 * 60_000 });
+  // index.html names the region too, so the links are right before system.info answers.
+  const region = info.data?.region ?? currentRegion();
+  const market = currentMarket();
+  return (
+    <div className="settings-stack tools-page" data-region={region}>
+      <section className="settings-section" aria-labelledby="rateus-stores-title">
+        <h2 id="rateus-stores-title" className="section-title">
+          {t('rateUs.storesTitle')}
+        </h2>
+        <p className="muted">{t('rateUs.intro')}</p>
+        <StoreList links={regionConfig(region).extensionLinks} current={market} />
+      </section>
+      <section className="settings-section" aria-labelledby="rateus-star-title">
+        <h2 id="rateus-star-title" className="section-title">
+          {t('rateUs.starTitle')}
+        </h2>
+        <p data-testid="rateus-star">
+          <Trans
+            i18nKey="rateUs.star"
+            components={{
+              repo: (
+                // biome-ignore lint/a11y/useAnchorContent: Trans puts the translated words inside
+                <a href={PROJECT_REPOSITORY_URL} target="_blank" rel="noopener noreferrer" />
+              ),
+            }}
+          />
+        </p>
+      </section>
+    </div>
+  );
 }
