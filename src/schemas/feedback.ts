@@ -16,7 +16,7 @@ export const FEEDBACK_LIST_MAX = 10;
  * The environment the form attaches when its box is ticked: what the debug page shows. Every
  * field is optional, since a browser may not say (no extension, no time zone).
  */
-export const zFeedbackEnvironment = z
+const zFeedbackEnvironment = z
   .object({
     appVersion: zText().max(32),
     userAgent: zText().max(512),
@@ -32,7 +32,7 @@ export const zFeedbackEnvironment = z
 export type FeedbackEnvironment = z.infer<typeof zFeedbackEnvironment>;
 
 /** Each environment field's label (an i18n key), in the order the page and the mail list them. */
-export const FEEDBACK_ENVIRONMENT_LABELS: Readonly<Record<keyof FeedbackEnvironment, string>> = {
+const FEEDBACK_ENVIRONMENT_LABELS: Readonly<Record<keyof FeedbackEnvironment, string>> = {
   appVersion: 'feedback.envAppVersion',
   userAgent: 'feedback.envBrowser',
   language: 'feedback.envLanguage',

@@ -21,7 +21,7 @@ export function extensionInfo(root: Element = document.documentElement): Extensi
  * The store a browser installs extensions from, by its user agent: Edge and Firefox name
  * themselves, Safari is the WebKit browser that is not Chrome, and every other Chromium is Chrome.
  */
-export function marketOfUserAgent(userAgent: string): ExtensionMarket | null {
+function marketOfUserAgent(userAgent: string): ExtensionMarket | null {
   if (/\bEdg(e|A|iOS)?\//.test(userAgent)) return Markets.edge;
   if (/\b(Firefox|FxiOS)\//.test(userAgent)) return Markets.firefox;
   // Headless Chromium says HeadlessChrome/: no word boundary before Chrome.
