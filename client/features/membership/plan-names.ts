@@ -1,0 +1,17 @@
+import type { MembershipOverview } from '../../../src/schemas/membership.ts';
+
+export type MembershipState = MembershipOverview['state'];
+export type Tier = 'free' | 'pro' | 'superPro';
+
+/** The name of a level or state, as the account page writes it. */
+export const PLAN_NAME_KEY: Record<MembershipState, string> = {
+  free: 'account.planFree',
+  pro: 'account.planPro',
+  superPro: 'account.planSuperPro',
+  expired: 'account.planExpired',
+};
+
+/** The plan a state gets now: a lapsed membership counts as free. */
+export function tierOf(state: MembershipState): Tier {
+  return state === 'expired' ? 'free' : state;
+}

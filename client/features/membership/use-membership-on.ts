@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Me } from '../../../src/schemas/auth.ts';
+import { useTRPC } from '../../trpc.ts';
+
+/** The server's membership switch: whether plans exist at all, and how often a PRO tip may show. */
+export function useMembershipSwitch(): { on: boolean; proTipsPerDay: number } | undefined {
+  const trpc = useTRPC();
+  const { data } = useQuery({ ...trpc.system.info.queryOptions(), staleTime: 5 * 60_000 });
+  return data && { on: data.membershipOn, proTipsPerDay: data.proTipsPerDay };
+}
+
+/** Whether PRO-only features are open to this user now. */
+export function hasPro(membership: Me['membership']): boolean {
+  return membership === 'pro' || membership === 'superPro';
+}
