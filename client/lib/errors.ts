@@ -32,3 +32,22 @@ export function fieldErrorKeys(error: unknown): Record<string, string> {
   for (const f of errorData(error)?.fieldErrors ?? []) out[f.path] ??= f.messageKey;
   return out;
 }
+
+/** The refusals of a PRO-only feature: "Only for PRO user" and "Membership expired". */
+const PRO_REFUSALS: ReadonlySet<string> = new Set(['errors.onlyForPro', 'errors.membershipExpired']);
+
+/** Where a PRO refusal sends the user when the server names no page of its own. */
+export const MEMBERSHIP_PATH = '/personSetting/membership';
+
+/**
+ * For a FORBIDDEN answer that refuses a PRO-only feature, the page to upgrade on (the server's
+ * `params.upgrade` when it is a path on this site); otherwise null.
+ */
+export function upgradePathOf(error: unknown): string | null {
+  const data = errorData(error);
+  if (data?.appCode !== 'FORBIDDEN' || !PRO_REFUSALS.has(data.messageKey)) return null;
+  const given = data.params?.upgrade;
+  return typeof given === 'string' && given.startsWith('/') && !given.startsWith('//')
+    ? given
+    : MEMBERSHIP_PATH;
+}

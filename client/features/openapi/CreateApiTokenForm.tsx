@@ -8,7 +8,8 @@ import {
   type ApiTokenExpiryDays,
   zCreateApiTokenInput,
 } from '../../../src/schemas/api-tokens.ts';
-import { errorData, errorMessage, fieldErrorKeys } from '../../lib/errors.ts';
+import { errorData, errorMessage, fieldErrorKeys, upgradePathOf } from '../../lib/errors.ts';
+import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
 import { NewApiTokenDialog } from './NewApiTokenDialog.tsx';
@@ -97,6 +98,8 @@ export function CreateApiTokenForm() {
           setScopeError('errors.apiScopesEmpty');
         } else if (fieldErrorKeys(error).name || messageKey === 'errors.nameTooLong') {
           form.fail(error);
+        } else if (upgradePathOf(error)) {
+          notify.error(error);
         } else {
           setProblem(errorMessage(error, t));
         }

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConnectPushInput, PushApp } from '../../../src/schemas/sync.ts';
+import { upgradePathOf } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
@@ -35,7 +36,9 @@ export function ConnectPushForm({ app, form: push }: { app: PushApp; form: PushF
       },
       // The form was checked with the server's schema before sending: what comes back is about
       // the connection itself (unreachable, refused), so it shows above the button.
-      onError: (error) => setProblem(syncErrorMessage(error, t)),
+      // A PRO refusal goes to the toast that offers Upgrade.
+      onError: (error) =>
+        upgradePathOf(error) ? notify.error(error) : setProblem(syncErrorMessage(error, t)),
     }),
   );
   return (

@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { needsPushFeature } from '../../../src/schemas/membership.ts';
 import { type IntegrationApp, isPushApp } from '../../../src/schemas/sync.ts';
+import { ProNote } from '../../features/membership/ProNote.tsx';
 import { APPS, type AppInfo } from '../../features/sync/apps.ts';
 import { ConnectPlugin } from '../../features/sync/ConnectPlugin.tsx';
 import { ConnectPushForm } from '../../features/sync/ConnectPushForm.tsx';
@@ -44,6 +46,9 @@ export function IntegrationSettings({ app }: { app: IntegrationApp }) {
   if (!integration) return <p className="muted">{t('app.loading')}</p>;
   return (
     <div className="settings-stack integration-page" data-app={app}>
+      {needsPushFeature(app) && (
+        <ProNote tipKey="membership.tipPush" tipParams={{ app: t(`sync.app.${app}`) }} />
+      )}
       <IntegrationEntry integration={integration} />
       {integration.bound ? <SyncStatus integration={integration} /> : <Connect info={info} />}
       <section className="settings-section" aria-labelledby="options-title">

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ProNote } from '../../features/membership/ProNote.tsx';
 import { ApiExamples } from '../../features/openapi/ApiExamples.tsx';
 import { ApiTokenRow } from '../../features/openapi/ApiTokenRow.tsx';
 import { CreateApiTokenForm } from '../../features/openapi/CreateApiTokenForm.tsx';
@@ -40,6 +41,7 @@ export function OpenApiSettings() {
   const { t } = useTranslation();
   return (
     <div className="settings-stack openapi-page">
+      <ProNote tipKey="membership.tipOpenApi" />
       <p className="muted">{t('openapi.intro')}</p>
       <section className="settings-section" aria-labelledby="new-api-token-title">
         <h2 id="new-api-token-title" className="section-title">

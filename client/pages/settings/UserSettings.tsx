@@ -4,15 +4,10 @@ import { type Me, zUpdateProfileInput } from '../../../src/schemas/auth.ts';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
 import { useSignOut } from '../../features/account/use-sign-out.ts';
 import { TextField, useForm } from '../../features/auth/form.tsx';
+import { PlanStanding } from '../../features/membership/PlanStanding.tsx';
+import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-
-const PLAN_KEY: Record<Me['membership'], string> = {
-  free: 'account.planFree',
-  pro: 'account.planPro',
-  superPro: 'account.planSuperPro',
-  expired: 'account.planExpired',
-};
 
 function NicknameForm({ me }: { me: Me }) {
   const { t } = useTranslation();
@@ -64,7 +59,8 @@ export function UserSettings({ me }: { me: Me }) {
   const { t, i18n } = useTranslation();
   const { signOutEverywhere, pending } = useSignOut();
   const date = (d: Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(d);
-  const isPro = me.membership === 'pro' || me.membership === 'superPro';
+  // With membership off every feature is open: there is no plan to speak of.
+  const plans = useMembershipSwitch()?.on === true;
   return (
     <div className="settings-stack">
       <section className="settings-section" aria-labelledby="profile-title">
@@ -84,22 +80,18 @@ export function UserSettings({ me }: { me: Me }) {
           </dd>
           <dt>{t('account.email')}</dt>
           <dd>{me.email ? <bdi>{me.email}</bdi> : <span className="muted">{t('account.noEmail')}</span>}</dd>
-          <dt>{t('account.plan')}</dt>
-          <dd>
-            <span className={`plan plan-${me.membership}`} data-testid="plan">
-              {t(PLAN_KEY[me.membership])}
-            </span>
-          </dd>
-          {me.proExpiresAt && (
+          {plans && (
+            <>
+              <dt>{t('account.plan')}</dt>
+              <dd>
+                <PlanStanding me={me} />
+              </dd>
+            </>
+          )}
+          {plans && me.proExpiresAt && (
             <>
               <dt>{t('account.expiry')}</dt>
               <dd>{date(me.proExpiresAt)}</dd>
-            </>
-          )}
-          {isPro && (
-            <>
-              <dt>{t('account.remaining')}</dt>
-              <dd>{t('membership.daysLeft', { count: me.remainingProDays })}</dd>
             </>
           )}
         </dl>
