@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { legacyHashPath } from '../src/deep-link.ts';
 import { App } from './App.tsx';
+import { initPalette } from './features/highlights/highlight-palette.ts';
 import { initTheme } from './features/theme/theme-store.ts';
 import { initI18n } from './i18n.ts';
 import { escapeFrames } from './lib/frame-guard.ts';
@@ -23,6 +24,7 @@ async function start(): Promise<void> {
   const legacy = legacyHashPath(window.location.hash);
   if (legacy) window.history.replaceState(null, '', legacy);
   initTheme();
+  initPalette();
   linkManifest(__BUILD_VERSION__);
   const i18nReady = initI18n();
   // The first data, from the page or asked for now, while the translations load.

@@ -30,6 +30,7 @@ export function preload(
   if (!boot) return Promise.resolve(); // the pages ask for the user themselves
   const trpc = trpcOptions(trpcClient, queryClient);
   queryClient.setQueryData(trpc.auth.me.queryKey(), boot.me);
+  if (boot.settings) queryClient.setQueryData(trpc.settings.get.queryKey(), boot.settings);
   if (boot.me && location.pathname === '/') {
     preloadHomeList(queryClient, trpc, location.search, boot.homeList);
     return preloadReader(queryClient, trpc, location.search);

@@ -50,19 +50,22 @@ describe('index.html carries the first render’s data', () => {
     const { raw, data } = bootDataOf(res.text);
     expect(raw).not.toContain('<');
     expect(data.me).toEqual(await owner.caller.auth.me());
+    expect(data.settings).toEqual(await owner.caller.settings.get());
     expect(data.homeList).toEqual(await owner.caller.notes.list(HOME_LIST_INPUT));
     expect(data.homeList?.items.map((note) => note.title)).toEqual([hostile]);
     // One script element of ours and the built entry's: the title closed nothing.
     expect(res.text.match(/<\/script/gi)?.length).toBe(res.text.match(/<script/gi)?.length);
   });
 
-  test('elsewhere, or with filters in the address, only the user', async () => {
+  test('elsewhere, or with filters in the address, only the user and their settings', async () => {
     const owner = await signedInUser(deps);
+    await owner.caller.settings.update({ theme: 'y', c2: '#123456' });
     await makeClippedNote(deps, owner.user.id, { title: 'a note', text: 'text' });
     for (const url of ['/?nav=later', '/login', '/personSetting/user']) {
       const res = await request(app).get(url).set('Cookie', `logininfo=${owner.token}`).expect(200);
       const { data } = bootDataOf(res.text);
       expect(data.me?.accountId).toBe(owner.user.accountId);
+      expect(data.settings).toMatchObject({ theme: 'y', c2: '#123456' });
       expect(data.homeList).toBeUndefined();
     }
   });

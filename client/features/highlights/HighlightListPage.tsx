@@ -9,7 +9,8 @@ import { useTRPC } from '../../trpc.ts';
 import { highlightPath } from '../reader/reader-links.ts';
 import { AnnotationView } from './AnnotationView.tsx';
 import { HighlightQuote } from './HighlightQuote.tsx';
-import { COLOUR_LABEL_KEYS, COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
+import { COLOUR_SLOTS, highlightVars, isColourSlot } from './highlight-look.ts';
+import { useColourNames } from './highlight-palette.ts';
 import '../../styles/highlights.css';
 
 const CHUNK = 30;
@@ -87,6 +88,7 @@ function HighlightItem({ item }: { item: Item }) {
 /** `/highlights`: every highlight, newest first, by colour, tag and note, loading more as it scrolls. */
 export function HighlightListPage() {
   const { t } = useTranslation();
+  const colourName = useColourNames();
   const trpc = useTRPC();
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -138,7 +140,7 @@ export function HighlightListPage() {
               type="button"
               className="tooltip-button colour-button"
               data-testid={`filter-colour-${slot}`}
-              aria-label={t(COLOUR_LABEL_KEYS[slot])}
+              aria-label={colourName(slot)}
               aria-pressed={filters.slotId === slot}
               onClick={() => setFilters({ slotId: filters.slotId === slot ? null : slot })}
             >

@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import type { ColourSlot } from '../../../src/enums.ts';
 import {
-  COLOUR_LABEL_KEYS,
   COLOUR_SLOTS,
   HIGHLIGHT_STYLES,
   highlightVars,
   STYLE_LABEL_KEYS,
   styleClass,
 } from './highlight-look.ts';
+import { useColourNames } from './highlight-palette.ts';
 
 /** The six colour buttons of the text tooltip and the highlight card. */
 export function ColourButtons(props: {
@@ -19,10 +19,11 @@ export function ColourButtons(props: {
   onPick: (slot: ColourSlot) => void;
 }) {
   const { t } = useTranslation();
+  const colourName = useColourNames();
   return (
     <fieldset className={props.className} aria-label={t('highlights.colourLabel')}>
       {COLOUR_SLOTS.map((slot) => {
-        const label = t(COLOUR_LABEL_KEYS[slot]);
+        const label = colourName(slot);
         return (
           <button
             key={slot}

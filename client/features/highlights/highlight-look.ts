@@ -1,6 +1,7 @@
 import type { CSSProperties } from 'react';
 import {
   type ColourSlot,
+  type ColourStrength,
   DEFAULT_SLOT_COLOURS,
   HighlightStyle,
   highlightColour,
@@ -30,15 +31,23 @@ export function knownStyle(style: number): HighlightStyle {
     : HighlightStyle.background;
 }
 
-/** The slot's hex colour; an unknown slot falls back to c1. */
-function slotHex(slotId: number): string {
-  return DEFAULT_SLOT_COLOURS[knownSlot(slotId)];
+/** The custom property on <html> holding a slot's colour in the user's palette (highlight-palette.ts). */
+export function paletteVar(slot: ColourSlot, strength: ColourStrength): string {
+  return `--hl-c${slot}-${strength}`;
 }
 
-/** CSS custom properties a highlight's element carries: light (background) and strong (lines, bold). */
+/**
+ * CSS custom properties a highlight's element carries: light (background) and strong (lines,
+ * bold). They name the palette's properties rather than copy them, so a change of the user's
+ * colours repaints every highlight on the page at once (the default until the palette is set).
+ */
 export function highlightColours(slotId: number): Record<'--hl-light' | '--hl-strong', string> {
-  const hex = slotHex(slotId);
-  return { '--hl-light': highlightColour(hex, 'light'), '--hl-strong': highlightColour(hex, 'strong') };
+  const slot = knownSlot(slotId);
+  const hex = DEFAULT_SLOT_COLOURS[slot];
+  return {
+    '--hl-light': `var(${paletteVar(slot, 'light')}, ${highlightColour(hex, 'light')})`,
+    '--hl-strong': `var(${paletteVar(slot, 'strong')}, ${highlightColour(hex, 'strong')})`,
+  };
 }
 
 /** The same, as a React style object. */

@@ -1,5 +1,6 @@
-import { useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { TextTooltipStyle } from '../../../src/enums.ts';
+import { useUserSettings } from '../account/use-user-settings.ts';
 
 const KEY = 'margin.textTooltipStyle';
 const VALUES: readonly number[] = Object.values(TextTooltipStyle);
@@ -14,7 +15,9 @@ function read(): TextTooltipStyle {
   }
 }
 
-function setTooltipStyle(style: TextTooltipStyle): void {
+/** Keeps the style on this device: the first value of the next visit, and the one used offline. */
+function remember(style: TextTooltipStyle): void {
+  if (style === read()) return;
   try {
     localStorage.setItem(KEY, String(style));
   } catch {
@@ -33,9 +36,26 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The text tooltip style (spec: more tools 1, hide 2, default colour 3, auto highlight 4), kept in localStorage. */
+/**
+ * The text tooltip style (spec: more tools 1, hide 2, default colour 3, auto highlight 4): the
+ * account's (null is more tools), and this device's last known one until that has arrived or
+ * when it cannot. A choice is saved with the account.
+ */
 export function useTooltipStyle(): [TextTooltipStyle, (style: TextTooltipStyle) => void] {
-  return [useSyncExternalStore(subscribe, read), setTooltipStyle];
+  const onDevice = useSyncExternalStore(subscribe, read);
+  const { settings, update } = useUserSettings();
+  const style = settings ? (settings.textTooltipStyle ?? TextTooltipStyle.moreTools) : onDevice;
+  useEffect(() => {
+    if (settings) remember(style);
+  }, [settings, style]);
+  const choose = useCallback(
+    (next: TextTooltipStyle) => {
+      remember(next);
+      update({ textTooltipStyle: next });
+    },
+    [update],
+  );
+  return [style, choose];
 }
 
 export const TOOLTIP_STYLE_LABEL_KEYS: Record<TextTooltipStyle, string> = {

@@ -6,6 +6,7 @@ import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { currentRegionConfig } from '../../region.ts';
 import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
 import { ThemeToggle } from '../theme/ThemeToggle.tsx';
+import { useAccountAppearance } from '../theme/use-account-appearance.ts';
 import { AccountControl } from './AccountControl.tsx';
 import { Brand } from './Brand.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -41,6 +42,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const mobile = useMediaQuery(`(max-width: ${MOBILE_SIDEBAR_MAX}px)`);
   const { style, cycle } = useSidebarStyle();
+  useAccountAppearance();
   const sidebarStyle = mobile ? 'mobile' : style;
   return (
     <div className="app-shell" data-sidebar={sidebarStyle}>

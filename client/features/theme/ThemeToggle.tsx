@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Theme } from '../../../src/enums.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { setTheme, THEME_CYCLE, useTheme } from './theme-store.ts';
+import { THEME_CYCLE } from './theme-store.ts';
+import { useThemeChoice } from './use-theme-choice.ts';
 
 const ICON = { [Theme.light]: 'sun', [Theme.dark]: 'moon', [Theme.system]: 'monitor' } as const;
 const LABEL = {
@@ -13,7 +14,7 @@ const LABEL = {
 /** Cycles light → dark → follow system. */
 export function ThemeToggle() {
   const { t } = useTranslation();
-  const { theme } = useTheme();
+  const [theme, setTheme] = useThemeChoice();
   const next = THEME_CYCLE[(THEME_CYCLE.indexOf(theme) + 1) % THEME_CYCLE.length] ?? Theme.system;
   return (
     <button

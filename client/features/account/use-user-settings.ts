@@ -1,0 +1,62 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { UpdateUserSettingsInput, UserSettings } from '../../../src/schemas/user-settings.ts';
+import { useTRPC } from '../../trpc.ts';
+import { useMe } from '../auth/session.ts';
+
+/**
+ * The account's theme, highlight colours and tooltip style (`settings.get`), and a change that
+ * shows at once: the answer is taken from the change until the server's arrives, and put back if
+ * the server refuses it. Undefined while signed out or still loading.
+ */
+export function useUserSettings(): {
+  settings: UserSettings | undefined;
+  update: (patch: UpdateUserSettingsInput) => void;
+  /** True once the defaults are back; a refusal has been shown to the user. */
+  reset: () => Promise<boolean>;
+  resetting: boolean;
+} {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data: me } = useMe();
+  const key = trpc.settings.get.queryKey();
+  const updateKey = trpc.settings.update.mutationKey();
+  const { data: settings } = useQuery({ ...trpc.settings.get.queryOptions(), enabled: Boolean(me) });
+  const save = useMutation(
+    trpc.settings.update.mutationOptions({
+      onMutate: async (patch) => {
+        await queryClient.cancelQueries({ queryKey: key });
+        const before = queryClient.getQueryData(key);
+        if (before) queryClient.setQueryData(key, { ...before, ...patch } as UserSettings);
+        return { before };
+      },
+      onError: (_error, _patch, context) => {
+        if (context?.before) queryClient.setQueryData(key, context.before);
+      },
+      onSuccess: (saved) => {
+        // An answer to an earlier change must not undo a later one still on its way.
+        if (queryClient.isMutating({ mutationKey: updateKey }) <= 1) queryClient.setQueryData(key, saved);
+      },
+    }),
+  );
+  const resetMutation = useMutation(
+    trpc.settings.reset.mutationOptions({ onSuccess: (saved) => queryClient.setQueryData(key, saved) }),
+  );
+  const { mutate } = save;
+  const update = useCallback(
+    (patch: UpdateUserSettingsInput) => {
+      if (me) mutate(patch);
+    },
+    [me, mutate],
+  );
+  return {
+    settings: me ? settings : undefined,
+    update,
+    reset: () =>
+      resetMutation.mutateAsync().then(
+        () => true,
+        () => false,
+      ),
+    resetting: resetMutation.isPending,
+  };
+}
