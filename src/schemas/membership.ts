@@ -120,7 +120,7 @@ export const zOrderView = z.object({
 export type OrderView = z.infer<typeof zOrderView>;
 
 export const ORDER_ID_PATTERN = /^mo[0-9a-z]{22}$/;
-export const zOrderId = z.string().regex(ORDER_ID_PATTERN, { error: 'errors.notFound' });
+export const zOrderId = zText().max(24).regex(ORDER_ID_PATTERN, { error: 'errors.notFound' });
 
 export const zCreateOrderInput = z.object({
   productId: zText().max(32),
