@@ -236,8 +236,8 @@ describe('rate us', () => {
     await expect(
       page.getByRole('link', { name: 'Rate it on Chrome Web Store' }).getAttribute('target'),
     ).resolves.toBe('_blank');
-    await expect(page.getByTestId('rateus-star').getByRole('link').getAttribute('href')).resolves.toMatch(
-      /^https:\/\/github\.com\//,
+    await expect(page.getByTestId('rateus-tell-us').getByRole('link').getAttribute('href')).resolves.toBe(
+      '/personSetting/feedback',
     );
     expect(errors).toEqual([]);
     await context.close();

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import { regionConfig } from '../../../src/regions.ts';
 import { currentMarket } from '../../features/tools/environment.ts';
-import { PROJECT_REPOSITORY_URL } from '../../features/tools/project.ts';
 import { StoreList } from '../../features/tools/StoreList.tsx';
 import { currentRegion } from '../../region.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -10,7 +10,7 @@ import '../../features/tools/tools.css';
 
 /**
  * /personSetting/rateus: the browser extension's listing in each store, as the deployment's region
- * links them (system.info), the user's own browser marked; and the project's repository.
+ * links them (system.info), the user's own browser marked; and the way to the feedback form.
  */
 export function RateUsSettings() {
   const { t } = useTranslation();
@@ -28,20 +28,12 @@ export function RateUsSettings() {
         <p className="muted">{t('rateUs.intro')}</p>
         <StoreList links={regionConfig(region).extensionLinks} current={market} />
       </section>
-      <section className="settings-section" aria-labelledby="rateus-star-title">
-        <h2 id="rateus-star-title" className="section-title">
-          {t('rateUs.starTitle')}
+      <section className="settings-section" aria-labelledby="rateus-tell-title">
+        <h2 id="rateus-tell-title" className="section-title">
+          {t('rateUs.tellUsTitle')}
         </h2>
-        <p data-testid="rateus-star">
-          <Trans
-            i18nKey="rateUs.star"
-            components={{
-              repo: (
-                // biome-ignore lint/a11y/useAnchorContent: Trans puts the translated words inside
-                <a href={PROJECT_REPOSITORY_URL} target="_blank" rel="noopener noreferrer" />
-              ),
-            }}
-          />
+        <p data-testid="rateus-tell-us">
+          <Trans i18nKey="rateUs.tellUs" components={{ feedback: <Link href="/personSetting/feedback" /> }} />
         </p>
       </section>
     </div>
