@@ -1,9 +1,9 @@
 import { createSign, createVerify, generateKeyPairSync, type KeyObject, randomInt } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { clock } from '../../server/clock.ts';
+import { listenOnLoopback, readBody } from './loopback-server.ts';
 
 // Alipay's OpenAPI gateway on 127.0.0.1, with its own locally made RSA keys and the app's: it
 // checks each call's RSA2 signature with the app's public key, answers alipay.trade.precreate
@@ -90,12 +90,6 @@ function digits(count: number): string {
   return out;
 }
 
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startFakeAlipay(): Promise<FakeAlipay> {
   const app = rsaKeyPair();
   const alipay = rsaKeyPair();
@@ -150,9 +144,7 @@ export async function startFakeAlipay(): Promise<FakeAlipay> {
     res.writeHead(200, { 'content-type': 'application/json;charset=utf-8' });
     res.end(signedAnswer(method || 'error', inner));
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
 
   function fieldsOf(trade: AlipayTrade, event: AlipayEvent): Record<string, string> {
     const now = alipayTime(clock.now());
@@ -219,7 +211,7 @@ export async function startFakeAlipay(): Promise<FakeAlipay> {
   }
 
   return {
-    gatewayUrl: `http://127.0.0.1:${port}/gateway.do`,
+    gatewayUrl: `${listening.url}/gateway.do`,
     appId,
     writeKeyFiles(dir, style = 'pkcs8Pem') {
       const privateKeyFile = join(dir, `app-private-${style}.pem`);
@@ -249,10 +241,6 @@ export async function startFakeAlipay(): Promise<FakeAlipay> {
     signAnswersWith(key) {
       answerKey = key ?? alipay.privateKey;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { clock } from '../../server/clock.ts';
+import { listenOnLoopback, readBody } from './loopback-server.ts';
 
 // Stripe's API on 127.0.0.1, for the calls Margin makes: POST /v1/checkout/sessions (form-encoded
 // with Stripe's bracket notation, checked as Stripe checks it) and GET /v1/payment_intents/:id.
@@ -356,9 +356,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   }
 
   const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString('utf8');
+    const body = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     const checkoutPage = /^\/c\/pay\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && checkoutPage) {
@@ -384,9 +382,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': stripeId('req', 14) });
     res.end(JSON.stringify(answer));
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  baseUrl = listening.url;
 
   function sessionOf(sessionId: string): FakeSession {
     const found = sessions.get(sessionId);
@@ -521,10 +518,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return { status: response.status, body: await response.text() };
     },
 
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }

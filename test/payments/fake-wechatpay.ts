@@ -16,10 +16,10 @@ import {
 } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clock } from '../../server/clock.ts';
+import { listenOnLoopback, readBody } from './loopback-server.ts';
 
 interface KeyPair {
   privateKey: KeyObject;
@@ -236,14 +236,10 @@ export async function startFakeWechatPay(): Promise<FakeWechatPay> {
     reply(404, { code: 'NOT_FOUND', message: 'no such API' });
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(
+    createServer(async (req, res) => handle(req, res, await readBody(req))),
+  );
+  const { url } = listening;
 
   function resourceOf(order: FakeWechatOrder, event: WechatEvent, amount: number | undefined) {
     const transactionId = `42000${order.outTradeNo.length}${randomBytes(8).toString('hex')}`;
@@ -350,14 +346,10 @@ export async function startFakeWechatPay(): Promise<FakeWechatPay> {
       return { status: res.status, body: await res.text() };
     },
 
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-      }),
+    async close() {
+      await listening.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
   return fake;
 }

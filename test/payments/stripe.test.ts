@@ -2,70 +2,42 @@
 // Checkout Session on a local Stripe API, and the events Stripe would send (signed with the
 // webhook secret) reach /pay/notify/stripe: what moves the order, what is refused, and what the
 // buyer's membership shows after each.
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock } from '../../server/clock.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
 import { stripeProvider } from '../../server/domain/membership/providers/stripe.ts';
-import type { AppRouter } from '../../server/trpc/app.router.ts';
-import { DAY_MS, LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import { MemberLevel } from '../../src/enums.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
-import { signedInUser } from '../helpers/users.ts';
-import { type FakeStripe, startFakeStripe } from './fake-stripe.ts';
+import { type FakeStripe, type StripeEvent, startFakeStripe } from './fake-stripe.ts';
+import {
+  type BuyerClient,
+  buyer,
+  daysFromNow,
+  expectProviderOff,
+  orderState,
+  type PaymentApp,
+  paymentsThrough,
+  startPaymentApp,
+  withPaymentApp,
+} from './payment-test-kit.ts';
 
 let fake: FakeStripe;
-let deps: TestDeps;
-let server: RunningServer;
+let app: PaymentApp;
 
 beforeAll(async () => {
   fake = await startFakeStripe();
-  deps = await createTestDeps({
-    MEMBERSHIP: 'on',
+  app = await startPaymentApp({
     REGION: 'us',
     STRIPE_SECRET_KEY: fake.secretKey,
     STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
     STRIPE_API_URL: fake.url,
   });
-  server = await startServer(deps);
-  fake.setWebhookEndpoint(`${server.url}/pay/notify/stripe`);
+  fake.setWebhookEndpoint(`${app.server.url}/pay/notify/stripe`);
 });
 afterAll(async () => {
-  await server?.close();
-  await deps?.close();
+  await app?.close();
   await fake?.close();
 });
-
-function clientFor(url: string, token: string) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${url}/trpc`,
-        transformer: superjson,
-        headers: { cookie: `${LOGIN_COOKIE_KEY}=${token}` },
-      }),
-    ],
-  });
-}
-
-/** A signed-in user of the app, calling it over HTTP as the web app does. */
-async function buyer(on: { deps: TestDeps; server: RunningServer } = { deps, server }) {
-  const { user, token } = await signedInUser(on.deps);
-  return { user, client: clientFor(on.server.url, token) };
-}
-type Buyer = Awaited<ReturnType<typeof buyer>>['client'];
-
-function product(id = 'pro-month') {
-  const found = deps.config.membershipConfig.prices.us.products.find((p) => p.id === id);
-  if (!found) throw new Error(`no product ${id}`);
-  return found;
-}
-
-const orderPro = (client: Buyer) =>
-  client.membership.createOrder.mutate({ productId: 'pro-month', provider: 'stripe' });
 
 /** The Checkout Session Margin made for the order. */
 function sessionOf(orderId: string): string {
@@ -75,27 +47,16 @@ function sessionOf(orderId: string): string {
 }
 
 /** The buyer's membership as the app tells them (auth.me). */
-async function membership(client: Buyer) {
+async function membership(client: BuyerClient) {
   const me = await client.auth.me.query();
   return { state: me?.membership, proExpiresAt: me?.proExpiresAt ?? null };
 }
 
-const orderState = async (client: Buyer, id: string) => (await client.membership.order.query({ id })).state;
-
-/** The operator's membership log for one order: what was granted, taken back or refused. */
-function eventsOf(orderId: string) {
-  return deps.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ action: string; days: number | null; detail: string | null }[]>(
-      'select action, days, detail from membership_event where order_id = ? order by id',
-      [orderId],
-    );
-}
+const payments = paymentsThrough('stripe', () => app, membership);
 
 /** The order's and the user's rows, whole: what a refused event must leave as it was. */
 async function fingerprint(orderId: string, userId: number): Promise<string> {
-  const rows = await deps.orm.em
+  const rows = await app.deps.orm.em
     .fork()
     .getConnection()
     .execute<{ row: string }[]>(
@@ -107,44 +68,30 @@ async function fingerprint(orderId: string, userId: number): Promise<string> {
   return rows.map((r) => r.row).join('\n');
 }
 
-/** Runs `act` and answers the PRO expiry it should leave: `days` from when it ran. */
-async function daysFromNow(days: number, act: () => Promise<unknown>) {
-  const before = clock.now().getTime();
-  await act();
-  const after = clock.now().getTime();
-  return { min: before + days * DAY_MS, max: after + days * DAY_MS };
-}
-
-function expectExpiryWithin(expiry: Date | null, range: { min: number; max: number }) {
-  expect(expiry).toBeInstanceOf(Date);
-  expect(expiry!.getTime()).toBeGreaterThanOrEqual(range.min);
-  expect(expiry!.getTime()).toBeLessThanOrEqual(range.max);
-}
-
 const ACCEPTED = { status: 200, body: '{"received":true}' };
 const REFUSED = { status: 400, body: '{"received":false}' };
 
 describe('checkout', () => {
   test('the order gets a Checkout Session: its page, the order id and amount, the way back', async () => {
-    const { user, client } = await buyer();
-    const order = await orderPro(client);
+    const { user, client } = await buyer(app);
+    const order = await payments.orderPro(client);
     expect(order).toMatchObject({
       state: 'created',
       source: 'stripe',
-      amount: product().amount,
+      amount: payments.product().amount,
       currency: 'USD',
-      proDays: product().days,
+      proDays: payments.product().days,
     });
     const made = fake.sessionFor(order.id);
     expect(made).toBeDefined();
     const { session } = made!;
     expect(order.checkout).toEqual({ kind: 'redirect', url: session.url });
     expect(session.url).toMatch(new RegExp(`^${fake.url}/c/pay/cs_test_`));
-    const returnUrl = `${server.url}/personSetting/paylog?order=${order.id}`;
+    const returnUrl = `${app.server.url}/personSetting/paylog?order=${order.id}`;
     expect(session).toMatchObject({
       mode: 'payment',
       status: 'open',
-      amount_total: product().amount,
+      amount_total: payments.product().amount,
       currency: 'usd',
       client_reference_id: order.id,
       metadata: { orderId: order.id },
@@ -153,7 +100,7 @@ describe('checkout', () => {
       cancel_url: returnUrl,
     });
     expect(made!.lineItems).toEqual([
-      { name: order.description, currency: 'usd', unitAmount: product().amount, quantity: 1 },
+      { name: order.description, currency: 'usd', unitAmount: payments.product().amount, quantity: 1 },
     ]);
     expect(made!.paymentIntentData).toEqual({ metadata: { orderId: order.id } });
     // The page closes with the order (two hours), so no payment can come after it closed.
@@ -167,7 +114,10 @@ describe('checkout', () => {
   });
 
   test('Stripe refusing the call (a wrong secret key): no session, the checkout fails', async () => {
-    const provider = stripeProvider({ ...deps.config.payments.stripe!, secretKey: 'sk_test_not_this_one' });
+    const provider = stripeProvider({
+      ...app.deps.config.payments.stripe!,
+      secretKey: 'sk_test_not_this_one',
+    });
     const before = fake.sessions().length;
     await expect(
       provider.startCheckout({
@@ -175,8 +125,8 @@ describe('checkout', () => {
         amount: 499,
         currency: 'USD',
         description: 'Margin PRO · 31 days',
-        notifyUrl: `${server.url}/pay/notify/stripe`,
-        returnUrl: `${server.url}/`,
+        notifyUrl: `${app.server.url}/pay/notify/stripe`,
+        returnUrl: `${app.server.url}/`,
         email: null,
       }),
     ).rejects.toThrow(/Invalid API Key/);
@@ -215,34 +165,22 @@ describe('checkout', () => {
     expect(await call(good)).toMatchObject({ status: 200, error: undefined });
   });
 
-  test("another user's order is not found, and not in their list", async () => {
-    const owner = await buyer();
-    const order = await orderPro(owner.client);
-    const other = await buyer();
-    const error = await other.client.membership.order.query({ id: order.id }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TRPCClientError);
-    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ code: 'NOT_FOUND' });
-    expect((await other.client.membership.orders.query({})).items).toEqual([]);
-  });
+  test("another user's order is not found, and not in their list", () =>
+    payments.expectOrderHiddenFromOthers());
 });
 
 describe('events', () => {
   test('paid: the order is paid and the buyer is PRO for exactly the product days', async () => {
-    const { user, client } = await buyer();
-    const order = await orderPro(client);
+    const { user, client } = await buyer(app);
+    const order = await payments.orderPro(client);
     expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
     const sessionId = sessionOf(order.id);
-    const expected = await daysFromNow(product().days, async () => {
+    const expected = await daysFromNow(payments.product().days, async () => {
       expect(await fake.send(fake.pay(sessionId))).toEqual(ACCEPTED);
     });
-    expect(await client.membership.order.query({ id: order.id })).toMatchObject({
-      state: 'paid',
-      checkout: null,
-    });
-    const after = await membership(client);
-    expect(after.state).toBe('pro');
-    expectExpiryWithin(after.proExpiresAt, expected);
-    const [row] = await deps.orm.em
+    await payments.expectPaid(client, order.id, expected);
+    // Margin's own rows: the user's level, and the payment intent the order was paid with.
+    const [row] = await app.deps.orm.em
       .fork()
       .getConnection()
       .execute<{ member_level: number; provider_ref: string }[]>(
@@ -254,38 +192,38 @@ describe('events', () => {
       member_level: MemberLevel.pro,
       provider_ref: fake.sessionFor(order.id)?.paymentIntent?.id,
     });
-    expect(await eventsOf(order.id)).toEqual([{ action: 'orderPaid', days: product().days, detail: null }]);
   });
 
   test('the same event again, then five copies at once: granted once', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const completed = fake.pay(sessionOf(order.id));
-    const expected = await daysFromNow(product().days, async () => {
+    const expected = await daysFromNow(payments.product().days, async () => {
       expect(await fake.send(completed)).toEqual(ACCEPTED);
     });
     const copies = await Promise.all(Array.from({ length: 5 }, () => fake.send(completed)));
     expect(copies).toEqual(Array(5).fill(ACCEPTED));
-    expect(await orderState(client, order.id)).toBe('paid');
-    expectExpiryWithin((await membership(client)).proExpiresAt, expected);
-    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderPaid']);
+    await payments.expectPaid(client, order.id, expected);
   });
 
   test('forged, tampered, unsigned or replayed late: refused, nothing changes', async () => {
-    const { user, client } = await buyer();
-    const order = await orderPro(client);
+    const { user, client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     const completed = fake.pay(sessionId);
     const before = await fingerprint(order.id, user.id);
     const attempts = [
       { secret: 'whsec_not_the_endpoint_secret' },
-      { tamper: (body: string) => body.replace(`"amount_total": ${product().amount}`, '"amount_total": 1') },
+      {
+        tamper: (body: string) =>
+          body.replace(`"amount_total": ${payments.product().amount}`, '"amount_total": 1'),
+      },
       { tamper: (body: string) => body.replace('"livemode": false', '"livemode": false ') },
       // Signed by Stripe, but ten minutes ago: a replay.
       { timestamp: Math.floor(clock.now().getTime() / 1000) - 600 },
     ];
     for (const options of attempts) expect(await fake.send(completed, options)).toEqual(REFUSED);
-    const unsigned = await fetch(`${server.url}/pay/notify/stripe`, {
+    const unsigned = await fetch(`${app.server.url}/pay/notify/stripe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(completed),
@@ -294,45 +232,44 @@ describe('events', () => {
     // A refund forged for the order changes nothing either.
     expect(await fake.send(fake.refund(sessionId), { secret: 'whsec_forged' })).toEqual(REFUSED);
     expect(await fingerprint(order.id, user.id)).toBe(before);
-    expect(await eventsOf(order.id)).toEqual([]);
+    expect(await payments.eventsOf(order.id)).toEqual([]);
     // The genuine one still goes through.
     expect(await fake.send(completed)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('paid');
   });
 
   test('another amount or currency than the order: refused, nothing granted, logged', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     fake.pay(sessionId);
-    const amount = product().amount;
+    const amount = payments.product().amount;
     const cheaper = fake.event('checkout.session.completed', sessionId, { amount_total: 1 });
     const inEuros = fake.event('checkout.session.completed', sessionId, { currency: 'eur' });
     expect(await fake.send(cheaper)).toEqual(REFUSED);
     expect(await fake.send(inEuros)).toEqual(REFUSED);
-    expect(await orderState(client, order.id)).toBe('created');
-    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
-    expect(await eventsOf(order.id)).toEqual([
+    await payments.expectNothingGranted(client, order.id);
+    expect(await payments.eventsOf(order.id)).toEqual([
       { action: 'amountMismatch', days: null, detail: `paid: 1 usd, order ${amount} USD` },
       { action: 'amountMismatch', days: null, detail: `paid: ${amount} eur, order ${amount} USD` },
     ]);
   });
 
   test('a delayed payment: completed unpaid changes nothing, async_payment_succeeded pays', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     expect(await fake.send(fake.pay(sessionId, { delayed: true }))).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('created');
-    expect(await eventsOf(order.id)).toEqual([]);
+    expect(await payments.eventsOf(order.id)).toEqual([]);
     expect(await fake.send(fake.settle(sessionId))).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('paid');
     expect((await membership(client)).state).toBe('pro');
   });
 
   test('expired: the unpaid order is closed, and a payment after it grants nothing but is logged for the operator', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     expect(await fake.send(fake.expire(sessionId))).toEqual(ACCEPTED);
     expect(await client.membership.order.query({ id: order.id })).toMatchObject({
@@ -343,69 +280,56 @@ describe('events', () => {
     expect(await fake.send(late)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('closed');
     expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
-    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderClosed', 'paidAfterClose']);
+    expect((await payments.eventsOf(order.id)).map((e) => e.action)).toEqual([
+      'orderClosed',
+      'paidAfterClose',
+    ]);
   });
 
   test('out of order: expired arriving after paid leaves it paid', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     const expired = fake.event('checkout.session.expired', sessionId, { status: 'expired' });
     await fake.send(fake.pay(sessionId));
     expect(await fake.send(expired)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('paid');
     expect((await membership(client)).state).toBe('pro');
-    expect((await eventsOf(order.id)).map((e) => e.action)).toEqual(['orderPaid']);
+    expect((await payments.eventsOf(order.id)).map((e) => e.action)).toEqual(['orderPaid']);
   });
 
   test('out of order: the refund before the payment: refunded, and the payment grants nothing', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     const completed = fake.pay(sessionId);
     const refunded = fake.refund(sessionId);
     expect(await fake.send(refunded)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('refunded');
     expect(await fake.send(completed)).toEqual(ACCEPTED);
-    expect(await orderState(client, order.id)).toBe('refunded');
-    expect(await membership(client)).toEqual({ state: 'free', proExpiresAt: null });
-    expect((await eventsOf(order.id)).map((e) => [e.action, e.days])).toEqual([['orderRefunded', 0]]);
+    await payments.expectRefundedUnpaid(client, order.id);
   });
 
   test('a partial refund changes nothing; the full refund takes the days back', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
-    await fake.send(fake.pay(sessionId));
-    const paid = await membership(client);
-    expect(paid.state).toBe('pro');
-    expect(await fake.send(fake.refund(sessionId, 100))).toEqual(ACCEPTED);
-    expect(await orderState(client, order.id)).toBe('paid');
-    expect(await membership(client)).toEqual(paid);
-
-    const fullRefund = fake.refund(sessionId);
-    const refundedAt = await daysFromNow(0, async () => {
-      expect(await fake.send(fullRefund)).toEqual(ACCEPTED);
+    let fullRefund: StripeEvent | undefined;
+    await payments.expectPartialThenFullRefund(client, order.id, {
+      pay: () => fake.send(fake.pay(sessionId)),
+      refundPart: async () => expect(await fake.send(fake.refund(sessionId, 100))).toEqual(ACCEPTED),
+      refundAll: async () => {
+        fullRefund ??= fake.refund(sessionId);
+        expect(await fake.send(fullRefund)).toEqual(ACCEPTED);
+      },
     });
-    expect(await orderState(client, order.id)).toBe('refunded');
-    const after = await membership(client);
-    // All the days taken back: the membership ends at the refund.
-    expect(after.state).toBe('expired');
-    expectExpiryWithin(after.proExpiresAt, refundedAt);
-    expect((await eventsOf(order.id)).map((e) => [e.action, e.days])).toEqual([
-      ['orderPaid', product().days],
-      ['orderRefunded', product().days],
-    ]);
-    // A copy of the refund takes nothing more.
-    expect(await fake.send(fullRefund)).toEqual(ACCEPTED);
-    expect((await eventsOf(order.id)).length).toBe(2);
     const { items } = await client.membership.orders.query({});
-    expect(items).toMatchObject([{ id: order.id, state: 'refunded', proDays: product().days }]);
+    expect(items).toMatchObject([{ id: order.id, state: 'refunded', proDays: payments.product().days }]);
   });
 
   test('a charge whose metadata was edited since: the order is found through its payment intent', async () => {
-    const { client } = await buyer();
-    const order = await orderPro(client);
+    const { client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     await fake.send(fake.pay(sessionId));
     fake.refund(sessionId);
@@ -421,8 +345,8 @@ describe('events', () => {
   });
 
   test("events Margin does not act on, or about someone else's payments, are taken and change nothing", async () => {
-    const { user, client } = await buyer();
-    const order = await orderPro(client);
+    const { user, client } = await buyer(app);
+    const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
     fake.pay(sessionId);
     const before = await fingerprint(order.id, user.id);
@@ -438,32 +362,12 @@ describe('events', () => {
 });
 
 describe('without keys', () => {
-  let bare: TestDeps;
-  let bareServer: RunningServer;
-  beforeAll(async () => {
-    bare = await createTestDeps({ MEMBERSHIP: 'on', REGION: 'us' });
-    bareServer = await startServer(bare);
-  });
-  afterAll(async () => {
-    await bareServer?.close();
-    await bare?.close();
-  });
-
   test('Stripe is off: not offered, no order, its notification URL not there', async () => {
-    const { client } = await buyer({ deps: bare, server: bareServer });
-    expect((await client.membership.overview.query()).providers).toEqual([]);
-    const error = await orderPro(client).catch((e: unknown) => e);
-    expect((error as TRPCClientError<AppRouter>).data).toMatchObject({
-      code: 'BAD_REQUEST',
-      messageKey: 'errors.paymentUnavailable',
+    await withPaymentApp({ REGION: 'us' }, async (bare) => {
+      const { client } = await buyer(bare);
+      expect((await client.membership.overview.query()).providers).toEqual([]);
+      await expectProviderOff(bare, client, 'stripe', { contentType: 'application/json', body: '{}' });
     });
-    expect((await client.membership.orders.query({})).items).toEqual([]);
-    const response = await fetch(`${bareServer.url}/pay/notify/stripe`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(response.status).toBe(404);
   });
 
   test('one of the two keys without the other stops the start', () => {

@@ -4,28 +4,32 @@
 import superjson from 'superjson';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock } from '../../server/clock.ts';
+import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import type { MembershipOverview, OrderView } from '../../src/schemas/membership.ts';
-import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
+import type { RunningServer } from '../helpers/http.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { type FakeWechatPay, startFakeWechatPay, type WechatNotification } from './fake-wechatpay.ts';
+import {
+  daysFromNow,
+  expectExpiryWithin,
+  membershipEvents,
+  type PaymentApp,
+  startPaymentApp,
+  withPaymentApp,
+} from './payment-test-kit.ts';
 
-const DAY_MS = 86_400_000;
 /** The chn region's default product: PRO for 31 days at ¥18.00. */
 const PRO_MONTH = { productId: 'pro-month', days: 31, amount: 1_800 } as const;
 
 let fake: FakeWechatPay;
-let deps: TestDeps;
-let server: RunningServer;
+let app: PaymentApp;
 
 beforeAll(async () => {
   fake = await startFakeWechatPay();
-  deps = await createTestDeps({ MEMBERSHIP: 'on', REGION: 'chn', ...fake.env });
-  server = await startServer(deps);
+  app = await startPaymentApp({ REGION: 'chn', ...fake.env });
 });
 afterAll(async () => {
-  await server?.close();
-  await deps?.close();
+  await app?.close();
   await fake?.close();
 });
 
@@ -34,7 +38,7 @@ type Answer<T> = { status: number; data?: T; error?: { message: string; data: { 
 
 /** A tRPC procedure called over HTTP with the user's session cookie, as the app calls it. */
 async function call<T>(
-  app: RunningServer,
+  server: RunningServer,
   user: Buyer,
   path: string,
   input: unknown,
@@ -43,11 +47,11 @@ async function call<T>(
   const wire = JSON.stringify(superjson.serialize(input));
   const res = await fetch(
     kind === 'query'
-      ? `${app.url}/trpc/${path}?input=${encodeURIComponent(wire)}`
-      : `${app.url}/trpc/${path}`,
+      ? `${server.url}/trpc/${path}?input=${encodeURIComponent(wire)}`
+      : `${server.url}/trpc/${path}`,
     {
       method: kind === 'query' ? 'GET' : 'POST',
-      headers: { Cookie: `logininfo=${user.token}`, 'Content-Type': 'application/json' },
+      headers: { Cookie: `${LOGIN_COOKIE_KEY}=${user.token}`, 'Content-Type': 'application/json' },
       ...(kind === 'mutation' ? { body: wire } : {}),
     },
   );
@@ -57,38 +61,42 @@ async function call<T>(
     : { status: res.status, data: superjson.deserialize<T>(body.result.data) };
 }
 
-async function order(buyer: Buyer, app = server): Promise<OrderView> {
-  const created = await call<OrderView>(
-    app,
+/** Orders PRO for a month through WeChat Pay: Margin's answer, an order or a refusal. */
+const createOrder = (buyer: Buyer, on = app) =>
+  call<OrderView>(
+    on.server,
     buyer,
     'membership.createOrder',
     { productId: PRO_MONTH.productId, provider: 'wechat' },
     'mutation',
   );
+
+async function order(buyer: Buyer): Promise<OrderView> {
+  const created = await createOrder(buyer);
   if (!created.data) throw new Error(`createOrder: ${JSON.stringify(created.error)}`);
   return created.data;
 }
 
-async function orderState(buyer: Buyer, id: string) {
-  return (await call<OrderView>(server, buyer, 'membership.order', { id }, 'query')).data?.state;
-}
+/** One order as the user asking sees it (their own, or not found). */
+const orderView = (asker: Buyer, id: string) =>
+  call<OrderView>(app.server, asker, 'membership.order', { id }, 'query');
+
+const orderState = async (buyer: Buyer, id: string) => (await orderView(buyer, id)).data?.state;
+
+const ordersOf = (buyer: Buyer, on = app) =>
+  call<{ items: OrderView[] }>(on.server, buyer, 'membership.orders', {}, 'query');
+
+const overviewOf = (buyer: Buyer, on = app) =>
+  call<MembershipOverview>(on.server, buyer, 'membership.overview', undefined, 'query');
 
 async function membership(buyer: Buyer) {
-  const overview = await call<MembershipOverview>(server, buyer, 'membership.overview', undefined, 'query');
+  const overview = await overviewOf(buyer);
   if (!overview.data) throw new Error(`overview: ${JSON.stringify(overview.error)}`);
   return { state: overview.data.state, proExpiresAt: overview.data.proExpiresAt };
 }
 
-/** The operator's membership log for an order: action and days, oldest first. */
-async function events(orderId: string) {
-  return deps.orm.em
-    .fork()
-    .getConnection()
-    .execute<{ action: string; days: number | null; detail: string | null }[]>(
-      'select action, days, detail from membership_event where order_id = ? order by id',
-      [orderId],
-    );
-}
+/** The operator's membership log for an order, oldest first. */
+const events = (orderId: string) => membershipEvents(app, orderId);
 
 /** Delivers a notification and expects WeChat Pay's acknowledgement: 200, no body. */
 async function accepted(notification: WechatNotification) {
@@ -102,25 +110,22 @@ async function refused(notification: WechatNotification, what = 'notification') 
   expect(JSON.parse(answer.body), what).toMatchObject({ code: 'FAIL', message: expect.any(String) });
 }
 
-/** Pays an order and checks the user got exactly the product's days. */
+/** Pays an order and checks the user got exactly the product's days: the new expiry. */
 async function paid(buyer: Buyer, id: string) {
-  const before = clock.now().getTime();
-  await accepted(fake.notification(id, 'paid'));
-  const after = clock.now().getTime();
+  const expected = await daysFromNow(PRO_MONTH.days, () => accepted(fake.notification(id, 'paid')));
   const now = await membership(buyer);
   expect(now.state).toBe('pro');
-  const expires = now.proExpiresAt!.getTime();
-  expect(expires).toBeGreaterThanOrEqual(before + PRO_MONTH.days * DAY_MS);
-  expect(expires).toBeLessThanOrEqual(after + PRO_MONTH.days * DAY_MS);
-  return expires;
+  expectExpiryWithin(now.proExpiresAt, expected);
+  return now.proExpiresAt!.getTime();
 }
 
 describe('checkout', () => {
   test('the order comes back with a WeChat Pay QR code; WeChat Pay holds it with the price in fen', async () => {
-    const buyer = await signedInUser(deps);
-    expect(
-      (await call<MembershipOverview>(server, buyer, 'membership.overview', undefined, 'query')).data,
-    ).toMatchObject({ currency: 'CNY', providers: expect.arrayContaining(['wechat']) });
+    const buyer = await signedInUser(app.deps);
+    expect((await overviewOf(buyer)).data).toMatchObject({
+      currency: 'CNY',
+      providers: expect.arrayContaining(['wechat']),
+    });
     const created = await order(buyer);
     expect(created).toMatchObject({
       state: 'created',
@@ -138,7 +143,7 @@ describe('checkout', () => {
       total: PRO_MONTH.amount,
       currency: 'CNY',
       description: created.description,
-      notifyUrl: `${server.url}/pay/notify/wechat`,
+      notifyUrl: `${app.server.url}/pay/notify/wechat`,
       codeUrl: created.checkout?.kind === 'qr' ? created.checkout.codeUrl : '',
     });
     // The code expires with the order, two hours on, in China time.
@@ -152,31 +157,26 @@ describe('checkout', () => {
       expect.arrayContaining(['/v3/certificates', '/v3/pay/transactions/native']),
     );
     // The page polling the order still sees the code to scan.
-    expect(
-      (await call<OrderView>(server, buyer, 'membership.order', { id: created.id }, 'query')).data,
-    ).toMatchObject({ state: 'created', checkout: created.checkout });
+    expect((await orderView(buyer, created.id)).data).toMatchObject({
+      state: 'created',
+      checkout: created.checkout,
+    });
   });
 
   test('an answer not signed by WeChat Pay gives no QR code, and the order is closed', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     // One genuine order first: Margin then holds the platform certificate, so the forged answer
     // is checked against it (not refused for failing to fetch the certificates).
     await order(buyer);
     fake.forgeAnswers = true;
     try {
-      const refusal = await call<OrderView>(
-        server,
-        buyer,
-        'membership.createOrder',
-        { productId: PRO_MONTH.productId, provider: 'wechat' },
-        'mutation',
-      );
+      const refusal = await createOrder(buyer);
       expect(refusal.status).toBe(500);
       expect(refusal.error).toMatchObject({ message: 'errors.paymentFailed' });
     } finally {
       fake.forgeAnswers = false;
     }
-    const list = await call<{ items: OrderView[] }>(server, buyer, 'membership.orders', {}, 'query');
+    const list = await ordersOf(buyer);
     expect(list.data?.items.map((o) => [o.state, o.checkout?.kind ?? null])).toEqual([
       ['closed', null],
       ['created', 'qr'],
@@ -184,10 +184,10 @@ describe('checkout', () => {
   });
 
   test('another user cannot read the order, and it does not change for their asking', async () => {
-    const buyer = await signedInUser(deps);
-    const other = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
+    const other = await signedInUser(app.deps);
     const created = await order(buyer);
-    const peek = await call<OrderView>(server, other, 'membership.order', { id: created.id }, 'query');
+    const peek = await orderView(other, created.id);
     expect(peek.status).toBe(404);
     expect(peek.data).toBeUndefined();
     expect(peek.error?.data.appCode).toBe('NOT_FOUND');
@@ -197,11 +197,11 @@ describe('checkout', () => {
 
 describe('notifications', () => {
   test('paid: the order is paid and the user PRO for the product’s days', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     expect((await membership(buyer)).state).toBe('free');
     await paid(buyer, id);
-    const view = (await call<OrderView>(server, buyer, 'membership.order', { id }, 'query')).data;
+    const view = (await orderView(buyer, id)).data;
     expect(view).toMatchObject({ state: 'paid', checkout: null, paidAt: expect.any(Date) });
     expect(await events(id)).toEqual([
       expect.objectContaining({ action: 'orderPaid', days: PRO_MONTH.days }),
@@ -209,7 +209,7 @@ describe('notifications', () => {
   });
 
   test('the same notification once and then five times at once grants the days once', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     const notification = fake.notification(id, 'paid');
     await accepted(notification);
@@ -223,7 +223,7 @@ describe('notifications', () => {
   });
 
   test('forged, misnamed, tampered, late or unsigned notifications are refused and change nothing', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     const now = clock.now();
     const forgeries: [string, WechatNotification][] = [
@@ -262,7 +262,7 @@ describe('notifications', () => {
   });
 
   test('an amount other than the order’s is refused, grants nothing and is logged for the operator', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     await refused(fake.notification(id, 'paid', { amount: 1 }));
     expect(await orderState(buyer, id)).toBe('created');
@@ -273,7 +273,7 @@ describe('notifications', () => {
   });
 
   test('a refund seen before the payment ends the order; the payment afterwards grants nothing', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     await accepted(fake.notification(id, 'refunded'));
     expect(await orderState(buyer, id)).toBe('refunded');
@@ -284,7 +284,7 @@ describe('notifications', () => {
   });
 
   test('a close after the payment leaves the order paid; an unpaid order closes', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const first = await order(buyer);
     const expires = await paid(buyer, first.id);
     await accepted(fake.notification(first.id, 'closed'));
@@ -300,7 +300,7 @@ describe('notifications', () => {
   });
 
   test('a full refund after the payment takes the days back; a partial one changes nothing', async () => {
-    const buyer = await signedInUser(deps);
+    const buyer = await signedInUser(app.deps);
     const { id } = await order(buyer);
     const expires = await paid(buyer, id);
     await accepted(fake.notification(id, 'refunded', { amount: PRO_MONTH.amount / 2 }));
@@ -320,54 +320,25 @@ describe('notifications', () => {
 });
 
 describe('configuration', () => {
-  test('without its keys WeChat Pay is off: not offered, not orderable, no notification endpoint', async () => {
-    const bare = await createTestDeps({ MEMBERSHIP: 'on', REGION: 'chn' });
-    const app = await startServer(bare);
-    try {
-      const buyer = await signedInUser(bare);
-      const overview = await call<MembershipOverview>(app, buyer, 'membership.overview', undefined, 'query');
+  test('without its keys WeChat Pay is off: not offered, not orderable, no notification endpoint', () =>
+    withPaymentApp({ REGION: 'chn' }, async (bare) => {
+      const buyer = await signedInUser(bare.deps);
+      const overview = await overviewOf(buyer, bare);
       expect(overview.data?.providers).not.toContain('wechat');
-      const refusal = await call<OrderView>(
-        app,
-        buyer,
-        'membership.createOrder',
-        { productId: PRO_MONTH.productId, provider: 'wechat' },
-        'mutation',
-      );
+      const refusal = await createOrder(buyer, bare);
       expect(refusal.status).toBe(400);
       expect(refusal.error).toMatchObject({ message: 'errors.paymentUnavailable' });
-      const notify = await fetch(`${app.url}/pay/notify/wechat`, { method: 'POST', body: '{}' });
+      const notify = await fetch(`${bare.server.url}/pay/notify/wechat`, { method: 'POST', body: '{}' });
       expect(notify.status).toBe(404);
-    } finally {
-      await app.close();
-      await bare.close();
-    }
-  });
+    }));
 
-  test('answers that the APIv3 key does not open give no QR code, and the order is closed', async () => {
-    const wrongKey = await createTestDeps({
-      MEMBERSHIP: 'on',
-      REGION: 'chn',
-      ...fake.env,
-      WECHATPAY_API_V3_KEY: 'k'.repeat(32),
-    });
-    const app = await startServer(wrongKey);
-    try {
-      const buyer = await signedInUser(wrongKey);
-      const refusal = await call<OrderView>(
-        app,
-        buyer,
-        'membership.createOrder',
-        { productId: PRO_MONTH.productId, provider: 'wechat' },
-        'mutation',
-      );
+  test('answers that the APIv3 key does not open give no QR code, and the order is closed', () =>
+    withPaymentApp({ REGION: 'chn', ...fake.env, WECHATPAY_API_V3_KEY: 'k'.repeat(32) }, async (wrongKey) => {
+      const buyer = await signedInUser(wrongKey.deps);
+      const refusal = await createOrder(buyer, wrongKey);
       expect(refusal.status).toBe(500);
       expect(refusal.error).toMatchObject({ message: 'errors.paymentFailed' });
-      const list = await call<{ items: OrderView[] }>(app, buyer, 'membership.orders', {}, 'query');
+      const list = await ordersOf(buyer, wrongKey);
       expect(list.data?.items).toEqual([expect.objectContaining({ state: 'closed', checkout: null })]);
-    } finally {
-      await app.close();
-      await wrongKey.close();
-    }
-  });
+    }));
 });
