@@ -1,6 +1,6 @@
 // The membership screens in Chromium, with membership on in the us region (no payment provider
-// set up), on in the chn region (Alipay, through the real SDK against a local Alipay gateway),
-// and off: the plans page, the order list, the PRO badge and tip, and the Upgrade toast.
+// set up), in the euro region (Stripe, through its SDK against a local Stripe API), in the chn
+// region (Alipay, through the real SDK against a local Alipay gateway), and off: the plans page, the order list, the PRO badge and tip, and the Upgrade toast.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,12 +19,15 @@ import { DAY_MS, MINUTE_MS } from '../../src/constants.ts';
 import type { Checkout } from '../../src/schemas/membership.ts';
 import { type E2E, e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
 import { startFakeAlipay } from '../payments/fake-alipay.ts';
+import { startFakeStripe } from '../payments/fake-stripe.ts';
 
 const alipay = await startFakeAlipay();
+const stripe = await startFakeStripe();
 const keyDir = mkdtempSync(join(tmpdir(), 'margin-e2e-alipay-'));
 const alipayKeys = alipay.writeKeyFiles(keyDir);
 afterAll(async () => {
   await alipay.close();
+  await stripe.close();
   rmSync(keyDir, { recursive: true, force: true });
 });
 
@@ -324,6 +327,53 @@ describe('membership on (us, no payment provider set up)', () => {
     await openSettled(page, app.url('/personSetting/openapi'));
     await page.getByTestId('api-tokens-empty').waitFor();
     await expect(page.getByTestId('pro-note').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('membership on (euro, Stripe)', () => {
+  const app = e2eFixture({
+    env: {
+      MEMBERSHIP: 'on',
+      REGION: 'euro',
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+    },
+    browser: { timeout: 10_000 },
+  });
+
+  test('prices in euros; paying by card goes to the checkout page, and back from it the order is followed until paid', async () => {
+    stripe.setWebhookEndpoint(app.url('/pay/notify/stripe'));
+    const { page, user, errors } = await app.signIn();
+    await english(page);
+    await page.goto(app.url('/personSetting/membership'));
+    await expect(texts(page, 'product-price')).resolves.toEqual(['€4.99', '€39.99', '€89.99']);
+    await expect(page.getByTestId('pay-note').textContent()).resolves.toBe(
+      'You pay on Stripe’s secure checkout page, then come back here.',
+    );
+
+    await page.locator('[data-product="pro-year"] [data-provider="stripe"]').click();
+    await page.waitForURL(`${stripe.url}/c/pay/**`);
+    const placed = (await user.caller.membership.orders({ limit: 1 })).items[0];
+    expect(placed).toMatchObject({ state: 'created', amount: 3999, currency: 'EUR', proDays: 366 });
+    const session = stripe.sessionFor(placed!.id)!.session;
+    expect(page.url()).toBe(session.url);
+    expect(errors).toEqual([]);
+
+    // Paid on Stripe's page; Stripe sends the buyer back while its event may still be on its way.
+    const returnUrl = String(session.success_url);
+    expect(returnUrl).toBe(app.url(`/personSetting/paylog?order=${placed!.id}`));
+    await page.goto(returnUrl);
+    await expect(page.getByTestId('returned-order').textContent()).resolves.toBe(
+      'Waiting for the payment of this order to be confirmed…',
+    );
+    await expect(stripe.send(stripe.pay(session.id))).resolves.toMatchObject({ status: 200 });
+    await expect
+      .poll(() => page.getByTestId('returned-order').textContent())
+      .toBe('This order is paid: 366 PRO days were added. Thank you!');
+    await page.goto(app.url('/personSetting/user'));
+    await expect(page.getByTestId('plan-days-left').textContent()).resolves.toBe('366 days left');
     await page.context().close();
   });
 });

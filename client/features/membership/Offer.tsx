@@ -111,7 +111,9 @@ export function Offer({ overview }: { overview: MembershipOverview }) {
       </ul>
       {overview.providers.length > 0 && (
         // Mainland China pays by scanning a code; elsewhere on the provider's checkout page.
-        <p className="pay-note">{t(`membership.payNote.${regionConfig(overview.region).membershipPage}`)}</p>
+        <p className="pay-note" data-testid="pay-note">
+          {t(`membership.payNote.${regionConfig(overview.region).membershipPage}`)}
+        </p>
       )}
       {payment.dialog}
     </section>
