@@ -225,7 +225,7 @@ describe('membership on (us, no payment provider set up)', () => {
     const first = rows.first();
     await expect(first.getByTestId('order-price').textContent()).resolves.toBe('$4.99');
     await expect(first.getByTestId('order-days').textContent()).resolves.toBe('366');
-    await expect(first.getByTestId('order-description').textContent()).resolves.toBe('Margin PRO · 366 days');
+    await expect(first.getByTestId('order-description').textContent()).resolves.toBe('PRO · 366 days');
     const created = new Intl.DateTimeFormat('en', {
       dateStyle: 'medium',
       timeStyle: 'short',

@@ -4,6 +4,7 @@ import type { OrderState, OrderView } from '../../../src/schemas/membership.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { formatDateTime } from '../notes/format-date.ts';
 import { formatMoney } from './money.ts';
+import { orderTitle } from './plan-names.ts';
 
 const STATE_CLASS: Record<OrderState, string> = {
   created: 'order-state-created',
@@ -48,7 +49,7 @@ export function OrderRow(props: {
     >
       <div className="order-head">
         <h3 className="order-description" data-testid="order-description">
-          <bdi>{order.description}</bdi>
+          <bdi>{orderTitle(order, t)}</bdi>
         </h3>
         <OrderStateBadge state={order.state} />
       </div>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrderView } from '../../../src/schemas/membership.ts';
 import { formatMoney } from './money.ts';
-import { PLAN_NAME_KEY } from './plan-names.ts';
+import { orderTitle } from './plan-names.ts';
 import { QrCode } from './QrCode.tsx';
 import { useOrderWatch } from './use-order-watch.ts';
 
@@ -32,9 +32,7 @@ export function QrPayDialog({ order, onClose }: { order: OrderView; onClose(): v
           onInteractOutside={(event) => event.preventDefault()}
         >
           <Dialog.Title className="dialog-title">{t(`membership.qrTitle.${order.source}`)}</Dialog.Title>
-          <Dialog.Description className="dialog-body">
-            {t(PLAN_NAME_KEY[order.tier])} · {t('membership.productDays', { count: order.proDays })}
-          </Dialog.Description>
+          <Dialog.Description className="dialog-body">{orderTitle(order, t)}</Dialog.Description>
           <p className="pay-amount" data-testid="pay-amount">
             {formatMoney(order.amount, order.currency, i18n.language)}
           </p>

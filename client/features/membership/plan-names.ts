@@ -1,4 +1,5 @@
-import type { MembershipOverview } from '../../../src/schemas/membership.ts';
+import type { TFunction } from 'i18next';
+import type { MembershipOverview, OrderView } from '../../../src/schemas/membership.ts';
 
 export type MembershipState = MembershipOverview['state'];
 export type Tier = 'free' | 'pro' | 'superPro';
@@ -14,4 +15,12 @@ export const PLAN_NAME_KEY: Record<MembershipState, string> = {
 /** The plan a state gets now: a lapsed membership counts as free. */
 export function tierOf(state: MembershipState): Tier {
   return state === 'expired' ? 'free' : state;
+}
+
+/**
+ * What an order bought, in the reader's language ("PRO · 31 days"); the description the server
+ * stored is English, for the providers' pages and the operator.
+ */
+export function orderTitle(order: Pick<OrderView, 'tier' | 'proDays'>, t: TFunction): string {
+  return `${t(PLAN_NAME_KEY[order.tier])} · ${t('membership.productDays', { count: order.proDays })}`;
 }
