@@ -478,6 +478,11 @@ describe('membership off (the self-hosted default)', () => {
     );
     await expect(page.getByTestId('product').count()).resolves.toBe(0);
     await expect(page.getByTestId('plan-comparison').count()).resolves.toBe(0);
+    // Reachable by its address, but not listed among the settings.
+    const nav = page.locator('.settings-nav');
+    await expect(nav.getByRole('link', { name: 'Membership', exact: true }).count()).resolves.toBe(0);
+    await expect(nav.getByRole('link', { name: 'Orders', exact: true }).count()).resolves.toBe(0);
+    await expect(nav.getByRole('link', { name: 'Account', exact: true }).count()).resolves.toBe(1);
 
     for (const path of ['/personSetting/openapi', '/personSetting/flomo', '/personSetting/workflowy']) {
       await openSettled(page, app.url(path));

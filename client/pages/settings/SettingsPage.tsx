@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
 import type { Me } from '../../../src/schemas/auth.ts';
 import { loginPathFor, useMe } from '../../features/auth/session.ts';
+import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { appOfSettingsPage } from '../../features/sync/apps.ts';
 import {
   SETTINGS_SECTIONS,
@@ -36,11 +37,16 @@ const IntegrationSettings = lazy(() =>
   import('./IntegrationSettings.tsx').then((m) => ({ default: m.IntegrationSettings })),
 );
 
+const PLAN_PAGES: readonly SettingsPageName[] = ['membership', 'paylog'];
+
 /** /personSetting/:page. Settings belong to an account: signed-out users are sent to /login. */
 export function SettingsPage({ segment }: { segment: string }) {
   const { t } = useTranslation();
   const { data: me } = useMe();
   const page = settingsPageFor(segment);
+  const membership = useMembershipSwitch();
+  // Without membership there are no plans to show: the pages stay reachable, not listed.
+  const listed = (p: SettingsPageName) => membership?.on !== false || !PLAN_PAGES.includes(p);
   if (!page) return <Redirect to="/404" replace />;
   if (me === null) return <Redirect to={loginPathFor(`/personSetting/${segment}`)} replace />;
   const Screen = SCREENS[page];
@@ -53,7 +59,7 @@ export function SettingsPage({ segment }: { segment: string }) {
           <div key={section.titleKey} className="settings-nav-section">
             <h2>{t(section.titleKey)}</h2>
             <ul>
-              {section.pages.map((p) => (
+              {section.pages.filter(listed).map((p) => (
                 <li key={p}>
                   <Link
                     href={`/personSetting/${p}`}
