@@ -6,7 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { newOrderId } from '../../server/domain/membership/orders.ts';
+import { clock } from '../../server/clock.ts';
+import { newOrderId, ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
 import { alipayProvider } from '../../server/domain/membership/providers/alipay.ts';
 import { type FakeAlipay, type NotifyOptions, rsaKeyPair, startFakeAlipay } from './fake-alipay.ts';
 import {
@@ -205,6 +206,7 @@ describe('key files', () => {
     description: 'Margin PRO · 1 days',
     notifyUrl: 'http://127.0.0.1:9/pay/notify/alipay',
     returnUrl: 'http://127.0.0.1:9/',
+    closesAt: new Date(clock.now().getTime() + ORDER_OPEN_MS),
     email: null,
   });
 

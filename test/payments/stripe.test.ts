@@ -127,6 +127,7 @@ describe('checkout', () => {
         description: 'Margin PRO · 31 days',
         notifyUrl: `${app.server.url}/pay/notify/stripe`,
         returnUrl: `${app.server.url}/`,
+        closesAt: new Date(clock.now().getTime() + ORDER_OPEN_MS),
         email: null,
       }),
     ).rejects.toThrow(/Invalid API Key/);

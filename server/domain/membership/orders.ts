@@ -107,6 +107,7 @@ export async function createOrder(
       description: order.description,
       notifyUrl: `${urls.origin}/pay/notify/${provider.id}`,
       returnUrl: `${urls.origin}/personSetting/paylog?order=${order.id}`,
+      closesAt: new Date(order.createdAt.getTime() + ORDER_OPEN_MS),
       email: user.email ?? null,
     });
   } catch (error) {

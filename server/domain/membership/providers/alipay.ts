@@ -1,8 +1,8 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { AlipaySdk } from 'alipay-sdk';
+import { clock } from '../../../clock.ts';
 import type { PaymentsConfig } from '../../../config.ts';
-import { ORDER_OPEN_MS } from '../orders.ts';
 import {
   type CheckoutRequest,
   type PaymentNotice,
@@ -112,7 +112,7 @@ export function alipayProvider(settings: AlipaySettings): PaymentProvider {
             total_amount: yuan(request.amount),
             subject: request.description,
             // The code must not outlive the order: a payment after the order closed grants nothing.
-            timeout_express: `${Math.floor(ORDER_OPEN_MS / 60_000)}m`,
+            timeout_express: `${Math.max(1, Math.round((request.closesAt.getTime() - clock.now().getTime()) / 60_000))}m`,
           },
         },
         // The SDK checks the answer's signature only when asked.

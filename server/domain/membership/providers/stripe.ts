@@ -1,7 +1,6 @@
 import Stripe from 'stripe';
 import { clock } from '../../../clock.ts';
 import type { PaymentsConfig } from '../../../config.ts';
-import { ORDER_OPEN_MS } from '../orders.ts';
 import {
   type CheckoutRequest,
   type PaymentNotice,
@@ -105,7 +104,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           cancel_url: request.returnUrl,
           ...(request.email ? { customer_email: request.email } : {}),
           // The page must not outlive the order: a payment after the order closed grants nothing.
-          expires_at: Math.floor((clock.now().getTime() + ORDER_OPEN_MS) / 1000),
+          expires_at: Math.floor(request.closesAt.getTime() / 1000),
         },
         // A retried call gives back the same session, not a second one.
         { idempotencyKey: `checkout-${request.orderId}` },

@@ -12,6 +12,8 @@ export interface CheckoutRequest {
   notifyUrl: string;
   /** Where the buyer comes back to after paying (or cancelling) on a provider's page. */
   returnUrl: string;
+  /** When the order closes unpaid: the provider's page or code must not outlive it. */
+  closesAt: Date;
   /** The buyer's email, when the provider's page can fill it in. */
   email: string | null;
 }

@@ -1,9 +1,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { clock } from '../../../clock.ts';
 import type { PaymentsConfig } from '../../../config.ts';
-import { ORDER_OPEN_MS } from '../orders.ts';
 import {
   type CheckoutRequest,
   type PaymentNotice,
@@ -153,7 +151,7 @@ export function wechatProvider(settings: WechatSettings): PaymentProvider {
           description: truncateBytes(request.description, DESCRIPTION_MAX_BYTES),
           out_trade_no: request.orderId,
           // The code must not outlive the order: a payment after the order closed grants nothing.
-          time_expire: chinaTime(new Date(clock.now().getTime() + ORDER_OPEN_MS)),
+          time_expire: chinaTime(request.closesAt),
           notify_url: request.notifyUrl,
           amount: { total: request.amount, currency: 'CNY' },
         }),
