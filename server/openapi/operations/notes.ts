@@ -33,6 +33,30 @@ async function current(em: EntityManager, user: User, id: string) {
   return toApiNote(toNoteSummary(await ownNote(em.fork(), user, id)));
 }
 
+/** Trash and restore: one note moved by the app's own service, answered as it is after. */
+function noteMove(
+  verb: 'trash' | 'restore',
+  operationId: string,
+  summary: string,
+  move: (em: EntityManager, user: User, ids: string[]) => Promise<number>,
+) {
+  return operation({
+    method: 'post',
+    path: `/notes/{id}/${verb}`,
+    operationId,
+    summary,
+    tag,
+    scope: 'write',
+    params: zNoteIdParams,
+    response: zApiNote,
+    changes: 'exports',
+    handle: async ({ em, user, params }) => {
+      await move(em, user, [params.id]);
+      return current(em, user, params.id);
+    },
+  });
+}
+
 export const noteOperations = [
   operation({
     method: 'get',
@@ -99,36 +123,8 @@ export const noteOperations = [
       return current(em, user, params.id);
     },
   }),
-  operation({
-    method: 'post',
-    path: '/notes/{id}/trash',
-    operationId: 'trashNote',
-    summary: 'Move a note to the trash',
-    tag,
-    scope: 'write',
-    params: zNoteIdParams,
-    response: zApiNote,
-    changes: 'exports',
-    handle: async ({ em, user, params }) => {
-      await trashNotes(em, user, [params.id]);
-      return current(em, user, params.id);
-    },
-  }),
-  operation({
-    method: 'post',
-    path: '/notes/{id}/restore',
-    operationId: 'restoreNote',
-    summary: 'Take a note out of the trash',
-    tag,
-    scope: 'write',
-    params: zNoteIdParams,
-    response: zApiNote,
-    changes: 'exports',
-    handle: async ({ em, user, params }) => {
-      await restoreNotes(em, user, [params.id]);
-      return current(em, user, params.id);
-    },
-  }),
+  noteMove('trash', 'trashNote', 'Move a note to the trash', trashNotes),
+  noteMove('restore', 'restoreNote', 'Take a note out of the trash', restoreNotes),
   operation({
     method: 'delete',
     path: '/notes/{id}',
