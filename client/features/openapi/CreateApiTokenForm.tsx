@@ -8,6 +8,7 @@ import {
   type ApiTokenExpiryDays,
   zCreateApiTokenInput,
 } from '../../../src/schemas/api-tokens.ts';
+import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
 import { errorData, errorMessage, fieldErrorKeys, upgradePathOf } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -17,61 +18,6 @@ import { NewApiTokenDialog } from './NewApiTokenDialog.tsx';
 const NEVER = 'never';
 /** A token made without choosing lasts this long: long enough for a shortcut, not forever. */
 const DEFAULT_EXPIRY: ApiTokenExpiryDays = 90;
-
-/** The scope checkboxes, each with what it allows on a line of its own. */
-function ScopeChoices({
-  scopes,
-  error,
-  onChange,
-}: {
-  scopes: ApiScope[];
-  error: string | null;
-  onChange(scopes: ApiScope[]): void;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <fieldset
-      className="field-set scope-choices"
-      aria-describedby={error ? `${id}-error` : undefined}
-      data-testid="api-token-scopes"
-    >
-      <legend>{t('openapi.scopesLabel')}</legend>
-      {API_SCOPES.map((scope) => (
-        // The label names the scope; what it allows is its description, read after the name.
-        <div key={scope} className="choice">
-          <input
-            id={`${id}-${scope}`}
-            type="checkbox"
-            name="scopes"
-            value={scope}
-            checked={scopes.includes(scope)}
-            aria-describedby={`${id}-${scope}-hint`}
-            aria-invalid={error ? true : undefined}
-            onChange={(event) =>
-              onChange(
-                event.target.checked
-                  ? API_SCOPES.filter((s) => s === scope || scopes.includes(s))
-                  : scopes.filter((s) => s !== scope),
-              )
-            }
-          />
-          <span className="choice-text">
-            <label htmlFor={`${id}-${scope}`}>{t(`openapi.scope.${scope}`)}</label>
-            <span id={`${id}-${scope}-hint`} className="field-hint">
-              {t(`openapi.scopeHint.${scope}`)}
-            </span>
-          </span>
-        </div>
-      ))}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {t(error)}
-        </p>
-      )}
-    </fieldset>
-  );
-}
 
 /** Name, scopes and expiry of a new API token; the plain token is then shown once in a dialog. */
 export function CreateApiTokenForm() {
@@ -156,13 +102,29 @@ export function CreateApiTokenForm() {
             </select>
           </div>
         </div>
-        <ScopeChoices
-          scopes={scopes}
+        {/* Each scope with what it allows on a line of its own. */}
+        <CheckboxGroup
+          legend={t('openapi.scopesLabel')}
+          name="scopes"
+          options={API_SCOPES}
+          value={scopes}
           error={scopeError}
           onChange={(next) => {
             setScopes(next);
             if (next.length) setScopeError(null);
           }}
+          hints
+          choice={(scope, inputId) => (
+            // The label names the scope; what it allows is its description, read after the name.
+            <span className="choice-text">
+              <label htmlFor={inputId}>{t(`openapi.scope.${scope}`)}</label>
+              <span id={`${inputId}-hint`} className="field-hint">
+                {t(`openapi.scopeHint.${scope}`)}
+              </span>
+            </span>
+          )}
+          className="scope-choices"
+          testId="api-token-scopes"
         />
         {problem && (
           <p className="field-error" role="alert">

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   WEBHOOK_EVENTS,
@@ -7,6 +7,7 @@ import {
   type WebhookEvent,
   zCreateWebhookInput,
 } from '../../../src/schemas/webhooks.ts';
+import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
 import { errorData, errorMessage, fieldErrorKeys } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
@@ -21,60 +22,6 @@ const URL_MESSAGES = [
   'errors.tooLong',
 ] as const;
 const EVENTS_EMPTY = 'errors.webhookEventsEmpty';
-
-/** The event checkboxes, each labelled in words with the event's name beside it. */
-function EventChoices({
-  events,
-  error,
-  onChange,
-}: {
-  events: WebhookEvent[];
-  error: string | null;
-  onChange(events: WebhookEvent[]): void;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <fieldset
-      className="field-set webhook-event-choices"
-      aria-describedby={error ? `${id}-error` : undefined}
-      data-testid="webhook-events"
-    >
-      <legend>{t('webhooks.eventsLabel')}</legend>
-      <div className="webhook-event-grid">
-        {WEBHOOK_EVENTS.map((event) => (
-          <label key={event} className="choice">
-            <input
-              type="checkbox"
-              name="events"
-              value={event}
-              checked={events.includes(event)}
-              aria-invalid={error ? true : undefined}
-              onChange={(e) =>
-                onChange(
-                  e.target.checked
-                    ? WEBHOOK_EVENTS.filter((x) => x === event || events.includes(x))
-                    : events.filter((x) => x !== event),
-                )
-              }
-            />
-            <span className="choice-text">
-              <span>{t(EVENT_LABEL_KEYS[event])}</span>
-              <code className="webhook-event-name" dir="ltr">
-                {event}
-              </code>
-            </span>
-          </label>
-        ))}
-      </div>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {t(error)}
-        </p>
-      )}
-    </fieldset>
-  );
-}
 
 /**
  * A new endpoint (its secret then goes to `onCreated`), or the address and events of one that
@@ -162,13 +109,28 @@ export function WebhookForm({
         autoComplete="off"
         spellCheck={false}
       />
-      <EventChoices
-        events={events}
+      {/* Each event labelled in words, with its name beside it. */}
+      <CheckboxGroup
+        legend={t('webhooks.eventsLabel')}
+        name="events"
+        options={WEBHOOK_EVENTS}
+        value={events}
         error={eventsError}
         onChange={(next) => {
           setEvents(next);
           if (next.length) setEventsError(null);
         }}
+        choice={(event, inputId) => (
+          <label htmlFor={inputId} className="choice-text">
+            <span>{t(EVENT_LABEL_KEYS[event])}</span>
+            <code className="webhook-event-name" dir="ltr">
+              {event}
+            </code>
+          </label>
+        )}
+        className="webhook-event-choices"
+        listClassName="webhook-event-grid"
+        testId="webhook-events"
       />
       {problem && (
         <p className="field-error" role="alert">
