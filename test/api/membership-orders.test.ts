@@ -20,7 +20,7 @@ import { translator } from '../../server/i18n.ts';
 import { DAY_MS, HOUR_MS } from '../../src/constants.ts';
 import { MemberLevel } from '../../src/enums.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
-import { memberUser } from '../helpers/membership.ts';
+import { daysFromNow, expectExpiryWithin, memberUser } from '../helpers/membership.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -45,12 +45,6 @@ const reminderDeps = () => ({ queues: deps.queues, publicUrl: deps.config.public
 const userRow = (id: number) => em().findOneOrFail(User, id);
 const events = (userId: number, action: MembershipAction) =>
   em().count(MembershipEvent, { user: userId, action });
-
-/** The test clock runs on: an expiry `days` from now is within a few seconds of it. */
-function expectDaysAhead(expiresAt: Date | null | undefined, days: number): void {
-  const expected = clock.now().getTime() + days * DAY_MS;
-  expect(Math.abs((expiresAt?.getTime() ?? 0) - expected)).toBeLessThan(5_000);
-}
 
 async function unpaidOrder(
   userId: number,
@@ -80,9 +74,10 @@ describe('PRO days', () => {
     const grant = (days: number, tier: 'pro' | 'superPro') =>
       grantProDays(em(), { userId: user.id, days, tier, actor: 'test', action: 'grant' });
 
-    const first = await grant(10, 'pro');
+    const tenDays = await daysFromNow(10, () => grant(10, 'pro'));
+    const first = tenDays.value;
     expect(first?.memberLevel).toBe(MemberLevel.pro);
-    expectDaysAhead(first?.proExpiresAt, 10);
+    expectExpiryWithin(first?.proExpiresAt ?? null, tenDays);
     const expiry = first?.proExpiresAt?.getTime() ?? 0;
     expect((await grant(5, 'pro'))?.proExpiresAt).toEqual(new Date(expiry + 5 * DAY_MS));
     expect((await grant(1, 'superPro'))?.memberLevel).toBe(MemberLevel.superPro);
@@ -97,14 +92,10 @@ describe('PRO days', () => {
   test('after an expiry, new days count from now', async () => {
     setClock(TEST_NOW);
     const { user } = await memberUser(deps, 'expired');
-    const after = await grantProDays(em(), {
-      userId: user.id,
-      days: 3,
-      tier: 'pro',
-      actor: 'test',
-      action: 'grant',
-    });
-    expectDaysAhead(after?.proExpiresAt, 3);
+    const threeDays = await daysFromNow(3, () =>
+      grantProDays(em(), { userId: user.id, days: 3, tier: 'pro', actor: 'test', action: 'grant' }),
+    );
+    expectExpiryWithin(threeDays.value?.proExpiresAt ?? null, threeDays);
   });
 });
 
@@ -113,12 +104,12 @@ describe('orders', () => {
     setClock(TEST_NOW);
     const { user } = await signedInUser(deps);
     const id = await unpaidOrder(user.id);
-    const moved = await Promise.all(
-      Array.from({ length: 10 }, () => markOrderPaid(em(), id, 'order:stripe', 'pi_1')),
+    const paidDays = await daysFromNow(31, () =>
+      Promise.all(Array.from({ length: 10 }, () => markOrderPaid(em(), id, 'order:stripe', 'pi_1'))),
     );
-    expect(moved.filter(Boolean)).toHaveLength(1);
+    expect(paidDays.value.filter(Boolean)).toHaveLength(1);
     const after = await userRow(user.id);
-    expectDaysAhead(after.proExpiresAt, 31);
+    expectExpiryWithin(after.proExpiresAt ?? null, paidDays);
     expect(await events(user.id, 'orderPaid')).toBe(1);
     expect(await getOrder(em(), after, id)).toMatchObject({ state: 'paid', checkout: null });
   });

@@ -3,6 +3,7 @@ import { clock, setClock } from '../../server/clock.ts';
 import { Highlight, Note, User } from '../../server/db/entities/index.ts';
 import { createApiToken, revokeApiToken } from '../../server/domain/openapi/api-tokens.ts';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyRecords } from '../../server/domain/openapi/idempotency.ts';
+import { HOUR_MS } from '../../src/constants.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
@@ -271,16 +272,17 @@ describe('Idempotency-Key', () => {
         .getConnection()
         .execute('select 1 from idempotency_record where user_id = ?', [owner.user.id]);
     try {
-      setClock(new Date(start + IDEMPOTENCY_TTL_MS - 1000));
+      // An hour each side of the lifetime: a slow first request must not decide the outcome.
+      setClock(new Date(start + IDEMPOTENCY_TTL_MS - HOUR_MS));
       const retried = await create('https://example.test/first');
       expect(retried.headers.get('idempotent-replayed')).toBe('true');
       expect((await retried.json()).data.note.id).toBe(first.data.note.id);
-      setClock(new Date(start + IDEMPOTENCY_TTL_MS + 1000));
+      setClock(new Date(start + IDEMPOTENCY_TTL_MS + HOUR_MS));
       const later = await create('https://example.test/second');
       expect(later.headers.get('idempotent-replayed')).toBeNull();
       expect((await later.json()).data.note.id).not.toBe(first.data.note.id);
       expect(await keptRows()).toHaveLength(1);
-      setClock(new Date(start + 2 * IDEMPOTENCY_TTL_MS + 2000));
+      setClock(new Date(start + 2 * IDEMPOTENCY_TTL_MS + 2 * HOUR_MS));
       await purgeIdempotencyRecords(deps.orm.em.fork());
       expect(await keptRows()).toHaveLength(0);
     } finally {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { clock } from '../../server/clock.ts';
 import { type Session, User } from '../../server/db/entities/index.ts';
 import { createCallerFactory, protectedProcedure, publicProcedure, router } from '../../server/trpc/init.ts';
 import { AppError } from '../../src/errors.ts';
@@ -25,19 +24,11 @@ const createCaller = createCallerFactory(probeRouter);
 
 let deps: TestDeps;
 let freeUser: User;
-let _proUser: User;
 
 beforeAll(async () => {
   deps = await createTestDeps();
   const em = deps.orm.em.fork();
   freeUser = em.create(User, { nickname: 'nick123', accountId: 'acc-free-1', email: 'free@example.test' });
-  _proUser = em.create(User, {
-    nickname: 'Ada',
-    accountId: 'acc-pro-1',
-    email: 'pro@example.test',
-    memberLevel: 4,
-    proExpiresAt: new Date(clock.now().getTime() + 86_400_000),
-  });
   await em.flush();
 });
 afterAll(() => deps.close());

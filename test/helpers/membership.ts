@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { clock } from '../../server/clock.ts';
 import type { AppDeps } from '../../server/deps.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
@@ -49,4 +50,21 @@ export async function setMembership(deps: AppDeps, userId: number, kind: MemberK
       expiresAt,
       userId,
     ]);
+}
+
+/**
+ * Runs `act` and answers the PRO expiry it should leave, `days` from when it ran (the test clock
+ * runs on), with what `act` gave.
+ */
+export async function daysFromNow<T>(days: number, act: () => Promise<T>) {
+  const before = clock.now().getTime();
+  const value = await act();
+  const after = clock.now().getTime();
+  return { value, min: before + days * DAY_MS, max: after + days * DAY_MS };
+}
+
+export function expectExpiryWithin(expiry: Date | null, range: { min: number; max: number }) {
+  expect(expiry).toBeInstanceOf(Date);
+  expect(expiry!.getTime()).toBeGreaterThanOrEqual(range.min);
+  expect(expiry!.getTime()).toBeLessThanOrEqual(range.max);
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBody } from './loopback-server.ts';
 import { waitFor } from './wait.ts';
 
 // A webhook receiver on 127.0.0.1 (reached through FETCH_ALLOW_TARGETS): it records every request
@@ -33,11 +33,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const requests: ReceivedHook[] = [];
   const failures = new Map<string, { left: number; status: number }>();
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const path = req.url ?? '/';
-      const raw = Buffer.concat(chunks).toString('utf8');
       const failing = failures.get(path);
       const status = failing && failing.left > 0 ? failing.status : 204;
       if (failing && failing.left > 0) failing.left--;
@@ -48,14 +45,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       res.end();
     });
   });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { url: origin, close } = await listenOnLoopback(server);
   const pathOf = (url: string) => new URL(url).pathname;
   const received = (url: string) => requests.filter((r) => r.path === pathOf(url));
   return {
-    target: `127.0.0.1:${port}`,
+    target: new URL(origin).host,
     newUrl: () => `${origin}/hooks/${randomBytes(6).toString('hex')}`,
     received,
     failNext(url, count, status = 500) {
@@ -71,11 +65,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         `${count} requests to ${url}`,
       );
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

@@ -233,7 +233,8 @@ describe('the sweep', () => {
       style: 1,
       tags: [],
     });
-    expect(await sweepWebhooks(env.deps.orm.em.fork(), env.deps.queues)).toMatchObject({ queued: 1 });
+    // At least this endpoint: another test's last delivery may still be being marked delivered.
+    expect((await sweepWebhooks(env.deps.orm.em.fork(), env.deps.queues)).queued).toBeGreaterThanOrEqual(1);
     const [hook] = await env.receiver.waitFor(url, 1);
     expect(hook?.body.data).toMatchObject({ text: 'Swept along', coreType: CoreType.textNote });
     await waitFor(async () =>

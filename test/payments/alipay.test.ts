@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock } from '../../server/clock.ts';
 import { newOrderId, ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
 import { alipayProvider } from '../../server/domain/membership/providers/alipay.ts';
+import { daysFromNow } from '../helpers/membership.ts';
 import { type FakeAlipay, type NotifyOptions, rsaKeyPair, startFakeAlipay } from './fake-alipay.ts';
 import {
   type BuyerClient,
   buyer,
-  daysFromNow,
   expectProviderOff,
   expectRefusal,
   orderState,

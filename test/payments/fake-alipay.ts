@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { clock } from '../../server/clock.ts';
-import { listenOnLoopback, readBody } from './loopback-server.ts';
+import { listenOnLoopback, readBody } from '../helpers/loopback-server.ts';
 
 // Alipay's OpenAPI gateway on 127.0.0.1, with its own locally made RSA keys and the app's: it
 // checks each call's RSA2 signature with the app's public key, answers alipay.trade.precreate

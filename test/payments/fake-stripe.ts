@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import Stripe from 'stripe';
 import { clock } from '../../server/clock.ts';
-import { listenOnLoopback, readBody } from './loopback-server.ts';
+import { listenOnLoopback, readBody } from '../helpers/loopback-server.ts';
 
 // Stripe's API on 127.0.0.1, for the calls Margin makes: POST /v1/checkout/sessions (form-encoded
 // with Stripe's bracket notation, checked as Stripe checks it) and GET /v1/payment_intents/:id.

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clock } from '../../server/clock.ts';
-import { listenOnLoopback, readBody } from './loopback-server.ts';
+import { listenOnLoopback, readBody } from '../helpers/loopback-server.ts';
 
 interface KeyPair {
   privateKey: KeyObject;

@@ -4,12 +4,12 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 import { expect } from 'vitest';
-import { clock } from '../../server/clock.ts';
 import type { AppRouter } from '../../server/trpc/app.router.ts';
-import { DAY_MS, LOGIN_COOKIE_KEY } from '../../src/constants.ts';
+import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import type { PaymentProviderId } from '../../src/schemas/membership.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
+import { daysFromNow, expectExpiryWithin } from '../helpers/membership.ts';
 import { signedInUser } from '../helpers/users.ts';
 
 export interface PaymentApp {
@@ -79,20 +79,6 @@ export function membershipEvents(app: PaymentApp, orderId: string) {
       'select action, days, detail from membership_event where order_id = ? order by id',
       [orderId],
     );
-}
-
-/** Runs `act` and answers the PRO expiry it should leave: `days` from when it ran. */
-export async function daysFromNow(days: number, act: () => Promise<unknown>) {
-  const before = clock.now().getTime();
-  await act();
-  const after = clock.now().getTime();
-  return { min: before + days * DAY_MS, max: after + days * DAY_MS };
-}
-
-export function expectExpiryWithin(expiry: Date | null, range: { min: number; max: number }) {
-  expect(expiry).toBeInstanceOf(Date);
-  expect(expiry!.getTime()).toBeGreaterThanOrEqual(range.min);
-  expect(expiry!.getTime()).toBeLessThanOrEqual(range.max);
 }
 
 /** Expects the call to be refused over tRPC with error data matching `data`. */

@@ -8,11 +8,11 @@ import { ConfigError, loadConfig } from '../../server/config.ts';
 import { ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
 import { stripeProvider } from '../../server/domain/membership/providers/stripe.ts';
 import { MemberLevel } from '../../src/enums.ts';
+import { daysFromNow } from '../helpers/membership.ts';
 import { type FakeStripe, type StripeEvent, startFakeStripe } from './fake-stripe.ts';
 import {
   type BuyerClient,
   buyer,
-  daysFromNow,
   expectProviderOff,
   orderState,
   type PaymentApp,

@@ -7,16 +7,10 @@ import { clock } from '../../server/clock.ts';
 import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import type { MembershipOverview, OrderView } from '../../src/schemas/membership.ts';
 import type { RunningServer } from '../helpers/http.ts';
+import { daysFromNow, expectExpiryWithin } from '../helpers/membership.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { type FakeWechatPay, startFakeWechatPay, type WechatNotification } from './fake-wechatpay.ts';
-import {
-  daysFromNow,
-  expectExpiryWithin,
-  membershipEvents,
-  type PaymentApp,
-  startPaymentApp,
-  withPaymentApp,
-} from './payment-test-kit.ts';
+import { membershipEvents, type PaymentApp, startPaymentApp, withPaymentApp } from './payment-test-kit.ts';
 
 /** The chn region's default product: PRO for 31 days at ¥18.00. */
 const PRO_MONTH = { productId: 'pro-month', days: 31, amount: 1_800 } as const;

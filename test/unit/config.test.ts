@@ -139,17 +139,21 @@ describe('configuration', () => {
 
   test('MEMBERSHIP_CONFIG replaces whole top-level parts of the plan table, and a bad one names the field', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'margin-membership-'));
-    const file = path.join(dir, 'membership.json');
-    fs.writeFileSync(file, JSON.stringify({ proTipsPerDay: 5 }));
-    const config = loadConfig({ MEMBERSHIP_CONFIG: file });
-    expect(config.membershipConfig.proTipsPerDay).toBe(5);
-    expect(config.membershipConfig.plans).toEqual(DEFAULT_MEMBERSHIP_CONFIG.plans);
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ prices: { us: { currency: 'USD', providers: ['stripe'], products: [] } } }),
-    );
-    expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/prices/);
-    fs.writeFileSync(file, '{ not json');
-    expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/cannot read/);
+    try {
+      const file = path.join(dir, 'membership.json');
+      fs.writeFileSync(file, JSON.stringify({ proTipsPerDay: 5 }));
+      const config = loadConfig({ MEMBERSHIP_CONFIG: file });
+      expect(config.membershipConfig.proTipsPerDay).toBe(5);
+      expect(config.membershipConfig.plans).toEqual(DEFAULT_MEMBERSHIP_CONFIG.plans);
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ prices: { us: { currency: 'USD', providers: ['stripe'], products: [] } } }),
+      );
+      expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/prices/);
+      fs.writeFileSync(file, '{ not json');
+      expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/cannot read/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

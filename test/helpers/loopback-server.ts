@@ -1,5 +1,5 @@
-// The HTTP plumbing the local payment providers share: a server on an ephemeral loopback port,
-// and request bodies read whole.
+// The HTTP plumbing local test servers share (payment providers, the webhook receiver): a server on
+// an ephemeral loopback port, and request bodies read whole.
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
