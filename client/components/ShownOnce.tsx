@@ -27,17 +27,24 @@ export function ShownOnce(props: {
         <strong>{props.title}</strong>
       </p>
       <p className="new-token-warning">{props.warning}</p>
-      <div className="new-token-value">
-        <code className="mono" dir="ltr" data-testid={props.testIds.value}>
-          {props.value}
-        </code>
-        <CopyButton text={props.value} testId={copyTestId} />
-      </div>
+      <SecretValue value={props.value} testIds={props.testIds} />
       <div>
         <button type="button" className="button button-small" onClick={props.onDone}>
           {t('common.done')}
         </button>
       </div>
+    </div>
+  );
+}
+
+/** A secret's value, left to right whatever the page's direction, with its copy button. */
+export function SecretValue(props: { value: string; testIds: { value: string; copy: string } }) {
+  return (
+    <div className="new-token-value">
+      <code className="mono" dir="ltr" data-testid={props.testIds.value}>
+        {props.value}
+      </code>
+      <CopyButton text={props.value} testId={props.testIds.copy} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { UpdateUserSettingsInput, UserSettings } from '../../../src/schemas/user-settings.ts';
+import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
 
@@ -30,8 +31,10 @@ export function useUserSettings(): {
         if (before) queryClient.setQueryData(key, { ...before, ...patch } as UserSettings);
         return { before };
       },
-      onError: (_error, _patch, context) => {
+      // Its own onError replaces the client's default one: the refusal is shown here too.
+      onError: (error, _patch, context) => {
         if (context?.before) queryClient.setQueryData(key, context.before);
+        notify.error(error);
       },
       onSuccess: (saved) => {
         // An answer to an earlier change must not undo a later one still on its way.

@@ -1,11 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Me } from '../../../src/schemas/auth.ts';
-import { useTRPC } from '../../trpc.ts';
+import { useSystemInfo } from '../../lib/use-system-info.ts';
 
 /** The server's membership switch: whether plans exist at all, and how often a PRO tip may show. */
 export function useMembershipSwitch(): { on: boolean; proTipsPerDay: number } | undefined {
-  const trpc = useTRPC();
-  const { data } = useQuery({ ...trpc.system.info.queryOptions(), staleTime: 5 * 60_000 });
+  const { data } = useSystemInfo();
   return data && { on: data.membershipOn, proTipsPerDay: data.proTipsPerDay };
 }
 

@@ -1,7 +1,7 @@
 import { Dialog } from 'radix-ui';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '../../components/CopyButton.tsx';
+import { SecretValue } from '../../components/ShownOnce.tsx';
 
 /**
  * The new token, shown once, with a copy button. Only Done or Escape closes it (a click beside
@@ -28,12 +28,7 @@ export function NewApiTokenDialog({ token, onDone }: { token: string; onDone(): 
         >
           <Dialog.Title className="dialog-title">{t('openapi.newTokenTitle')}</Dialog.Title>
           <Dialog.Description className="dialog-body">{t('openapi.newTokenWarning')}</Dialog.Description>
-          <div className="new-token-value">
-            <code className="mono" dir="ltr" data-testid="new-api-token-value">
-              {token}
-            </code>
-            <CopyButton text={token} testId="copy-api-token" />
-          </div>
+          <SecretValue value={token} testIds={{ value: 'new-api-token-value', copy: 'copy-api-token' }} />
           <div className="dialog-actions">
             <Dialog.Close className="button button-primary" type="button">
               {t('common.done')}

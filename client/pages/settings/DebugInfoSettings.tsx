@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { BUILD } from '../../../src/constants.ts';
@@ -16,7 +15,7 @@ import { type HealthResult, useHealth } from '../../features/debug/use-health.ts
 import { useTheme } from '../../features/theme/theme-store.ts';
 import type { ExtensionInfo } from '../../features/tools/environment.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
-import { useTRPC } from '../../trpc.ts';
+import { useSystemInfo } from '../../lib/use-system-info.ts';
 import '../../styles/debug-info.css';
 
 function appSection(t: TFunction, language: string, me: Me, info: SystemInfo | undefined): ReportSection {
@@ -166,8 +165,7 @@ function Section({ section }: { section: ReportSection }) {
 /** /personSetting/debuginfo: the app, browser, extension and server facts a problem report needs, and a copy of them. */
 export function DebugInfoSettings({ me }: { me: Me }) {
   const { t, i18n } = useTranslation();
-  const trpc = useTRPC();
-  const info = useQuery({ ...trpc.system.info.queryOptions(), staleTime: 5 * 60_000 });
+  const info = useSystemInfo();
   const health = useHealth();
   const extension = useExtensionInfo();
   const prefersDark = useMediaQuery('(prefers-color-scheme: dark)');

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { regionConfig } from '../../../src/regions.ts';
 import { currentMarket } from '../../features/tools/environment.ts';
 import { StoreList } from '../../features/tools/StoreList.tsx';
+import { useSystemInfo } from '../../lib/use-system-info.ts';
 import { currentRegion } from '../../region.ts';
-import { useTRPC } from '../../trpc.ts';
 import '../../features/tools/tools.css';
 
 /**
@@ -14,8 +13,7 @@ import '../../features/tools/tools.css';
  */
 export function RateUsSettings() {
   const { t } = useTranslation();
-  const trpc = useTRPC();
-  const info = useQuery({ ...trpc.system.info.queryOptions(), staleTime: 5 * 60_000 });
+  const info = useSystemInfo();
   // index.html names the region too, so the links are right before system.info answers.
   const region = info.data?.region ?? currentRegion();
   const market = currentMarket();
