@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next';
+import type { MemberTier } from '../../../src/enums.ts';
 import {
   FEATURES,
   type Feature,
   type MembershipOverview,
   type Quota,
 } from '../../../src/schemas/membership.ts';
-import { PLAN_NAME_KEY, type Tier, tierOf } from './plan-names.ts';
-
-const TIERS: readonly Tier[] = ['free', 'pro', 'superPro'];
+import { PLAN_NAME_KEY, TIERS, tierOf } from './plan-names.ts';
 
 /** Each limit belongs to a feature: a level without the feature has no such limit to show. */
 const QUOTA_FEATURE: Record<Quota, Feature> = {
@@ -46,7 +45,7 @@ export function PlanComparison({ overview }: { overview: MembershipOverview }) {
   const mine = tierOf(overview.state);
   const number = new Intl.NumberFormat(i18n.language);
   const quotas = Object.keys(QUOTA_FEATURE) as Quota[];
-  const cellClass = (tier: Tier) => (tier === mine ? 'compare-mine' : undefined);
+  const cellClass = (tier: MemberTier) => (tier === mine ? 'compare-mine' : undefined);
   return (
     <section className="settings-section" aria-labelledby="compare-title">
       <h2 id="compare-title" className="section-title">

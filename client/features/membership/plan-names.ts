@@ -1,8 +1,9 @@
 import type { TFunction } from 'i18next';
-import type { MembershipOverview, OrderView } from '../../../src/schemas/membership.ts';
+import { type MembershipState, MemberTier } from '../../../src/enums.ts';
+import type { OrderView } from '../../../src/schemas/membership.ts';
 
-export type MembershipState = MembershipOverview['state'];
-export type Tier = 'free' | 'pro' | 'superPro';
+/** The tiers, in the order the plans compare them. */
+export const TIERS: readonly MemberTier[] = Object.values(MemberTier);
 
 /** The name of a level or state, as the account page writes it. */
 export const PLAN_NAME_KEY: Record<MembershipState, string> = {
@@ -13,7 +14,7 @@ export const PLAN_NAME_KEY: Record<MembershipState, string> = {
 };
 
 /** The plan a state gets now: a lapsed membership counts as free. */
-export function tierOf(state: MembershipState): Tier {
+export function tierOf(state: MembershipState): MemberTier {
   return state === 'expired' ? 'free' : state;
 }
 

@@ -1,15 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Theme } from '../../../src/enums.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { THEME_CYCLE } from './theme-store.ts';
+import { THEME_CYCLE, THEME_LABEL_KEYS } from './theme-store.ts';
 import { useThemeChoice } from './use-theme-choice.ts';
 
 const ICON = { [Theme.light]: 'sun', [Theme.dark]: 'moon', [Theme.system]: 'monitor' } as const;
-const LABEL = {
-  [Theme.light]: 'theme.light',
-  [Theme.dark]: 'theme.dark',
-  [Theme.system]: 'theme.system',
-} as const;
 
 /** Cycles light → dark → follow system. */
 export function ThemeToggle() {
@@ -22,8 +17,8 @@ export function ThemeToggle() {
       className="icon-button"
       data-testid="theme-toggle"
       data-theme-choice={theme}
-      aria-label={`${t('theme.toggle')}: ${t(LABEL[theme])}`}
-      title={`${t('theme.label')}: ${t(LABEL[theme])}`}
+      aria-label={`${t('theme.toggle')}: ${t(THEME_LABEL_KEYS[theme])}`}
+      title={`${t('theme.label')}: ${t(THEME_LABEL_KEYS[theme])}`}
       onClick={() => setTheme(next)}
     >
       <Icon name={ICON[theme]} />

@@ -49,6 +49,13 @@ export function setTheme(theme: Theme): void {
 
 export const THEME_CYCLE: readonly Theme[] = [Theme.light, Theme.dark, Theme.system];
 
+/** Each theme's name, as the toggle and the colour-theme page say it. */
+export const THEME_LABEL_KEYS: Readonly<Record<Theme, string>> = {
+  [Theme.light]: 'theme.light',
+  [Theme.dark]: 'theme.dark',
+  [Theme.system]: 'theme.system',
+};
+
 export function useTheme(): { theme: Theme; shown: 'dark' | 'light' } {
   const theme = useSyncExternalStore(
     (onChange) => {

@@ -9,38 +9,13 @@ import {
   type FeedbackKind,
   zSendFeedbackInput,
 } from '../../../src/schemas/feedback.ts';
+import { ChoiceCards } from '../../components/ChoiceCards.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
 import { EnvironmentDetails } from './EnvironmentDetails.tsx';
 import { browserEnvironment } from './environment.ts';
 
 const FIRST_KIND: FeedbackKind = 'bug';
-
-/** The kind of message, as three radio cards with a line on what each is for. */
-function KindPicker({ value, onChange }: { value: FeedbackKind; onChange(kind: FeedbackKind): void }) {
-  const { t } = useTranslation();
-  const name = useId();
-  return (
-    <fieldset className="feedback-kinds">
-      <legend>{t('feedback.kindLabel')}</legend>
-      <div className="feedback-kind-options">
-        {FEEDBACK_KINDS.map((kind) => (
-          <label key={kind} className="feedback-kind" data-testid={`feedback-kind-${kind}`}>
-            <input
-              type="radio"
-              name={name}
-              value={kind}
-              checked={value === kind}
-              onChange={() => onChange(kind)}
-            />
-            <span className="feedback-kind-name">{t(`feedback.kind.${kind}`)}</span>
-            <span className="feedback-kind-hint">{t(`feedback.kindHint.${kind}`)}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
 
 /**
  * The feedback form: kind, message (with a count against the limit), an optional email for a
@@ -94,12 +69,22 @@ export function FeedbackForm() {
         if (input) send.mutate(input);
       }}
     >
-      <KindPicker
+      {/* The kind of message, with a line on what each is for. */}
+      <ChoiceCards
+        name={`${id}-kind`}
+        legend={t('feedback.kindLabel')}
+        legendShown
+        choices={FEEDBACK_KINDS.map((value) => ({
+          value,
+          label: t(`feedback.kind.${value}`),
+          hint: t(`feedback.kindHint.${value}`),
+        }))}
         value={kind}
         onChange={(next) => {
           setSent(false);
           setKind(next);
         }}
+        testIdPrefix="feedback-kind"
       />
       <div className="field">
         <div className="feedback-message-head">

@@ -83,10 +83,16 @@ function EndpointStatus({ endpoint }: { endpoint: WebhookEndpointView }) {
 }
 
 /** On or off: a checkbox that looks and reads as a switch. */
-function EnabledSwitch({ endpoint }: { endpoint: WebhookEndpointView }) {
+function EnabledSwitch({
+  endpoint,
+  update,
+}: {
+  endpoint: WebhookEndpointView;
+  /** The row's own change, so the switch and "Turn on again" wait for each other. */
+  update: ReturnType<typeof useWebhookMutations>['update'];
+}) {
   const { t } = useTranslation();
   const id = useId();
-  const { update } = useWebhookMutations();
   // What the user just chose, shown until the saved endpoint replaces it.
   const [choice, setChoice] = useState<boolean | null>(null);
   const on = choice ?? endpoint.enabled;
@@ -114,16 +120,16 @@ function EnabledSwitch({ endpoint }: { endpoint: WebhookEndpointView }) {
   );
 }
 
-/**
- * One endpoint: its address, events and status, the notice when Margin turned it off, and its
- * actions (test, log, edit, new secret, delete).
- */
 /** Why Margin turned an endpoint off, as the notice under it says. */
 const DISABLED_NOTICE_KEY: Record<WebhookDisabledReason, string> = {
   failing: 'webhooks.disabledNotice',
   membership: 'webhooks.membershipNotice',
 };
 
+/**
+ * One endpoint: its address, events and status, the notice when Margin turned it off, and its
+ * actions (test, log, edit, new secret, delete).
+ */
 export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
   const { t, i18n } = useTranslation();
   const logId = useId();
@@ -154,7 +160,7 @@ export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
             ))}
           </ul>
         </div>
-        <EnabledSwitch endpoint={endpoint} />
+        <EnabledSwitch endpoint={endpoint} update={update} />
       </div>
 
       {endpoint.disabledReason && endpoint.disabledAt && (

@@ -4,14 +4,15 @@ import { THEME_COLOURS } from '../../../src/constants.ts';
 import { type ColourSlot, TextTooltipStyle, Theme } from '../../../src/enums.ts';
 import type { Me } from '../../../src/schemas/auth.ts';
 import type { UpdateUserSettingsInput } from '../../../src/schemas/user-settings.ts';
+import { type Choice, ChoiceCards } from '../../components/ChoiceCards.tsx';
 import { ConfirmDialog } from '../../features/account/ConfirmDialog.tsx';
 import { useUserSettings } from '../../features/account/use-user-settings.ts';
 import { COLOUR_SLOTS } from '../../features/highlights/highlight-look.ts';
 import { DEFAULT_PALETTE, useHighlightPalette } from '../../features/highlights/highlight-palette.ts';
 import { TOOLTIP_STYLE_LABEL_KEYS, useTooltipStyle } from '../../features/highlights/tooltip-style.ts';
-import { type Choice, ChoiceCards } from '../../features/theme/ChoiceCards.tsx';
 import { ColourPreview } from '../../features/theme/ColourPreview.tsx';
 import { ColourSlotField } from '../../features/theme/ColourSlotField.tsx';
+import { THEME_CYCLE, THEME_LABEL_KEYS } from '../../features/theme/theme-store.ts';
 import { useThemeChoice } from '../../features/theme/use-theme-choice.ts';
 import { notify } from '../../lib/notify.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
@@ -22,12 +23,6 @@ const SAVE_AFTER_MS = 400;
 
 type Drafts = Partial<Record<ColourSlot, string>>;
 
-const THEMES = [Theme.light, Theme.dark, Theme.system] as const;
-const THEME_LABEL_KEYS = {
-  [Theme.light]: 'theme.light',
-  [Theme.dark]: 'theme.dark',
-  [Theme.system]: 'theme.system',
-};
 const THEME_HINT_KEYS = {
   [Theme.light]: 'colorTheme.themeLightHint',
   [Theme.dark]: 'colorTheme.themeDarkHint',
@@ -107,7 +102,7 @@ export function ColorSettings(_props: { me: Me }) {
   const { drafts, edit, drop } = useColourDrafts(update);
   const palette = { ...saved, ...drafts };
 
-  const themeChoices: Choice<Theme>[] = THEMES.map((value) => ({
+  const themeChoices: Choice<Theme>[] = THEME_CYCLE.map((value) => ({
     value,
     label: t(THEME_LABEL_KEYS[value]),
     hint: t(THEME_HINT_KEYS[value]),

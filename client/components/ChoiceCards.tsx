@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import '../styles/choice-cards.css';
 
 export interface Choice<T extends string | number> {
   value: T;
@@ -16,6 +17,7 @@ export function ChoiceCards<T extends string | number>({
   value,
   onChange,
   testIdPrefix,
+  legendShown = false,
 }: {
   name: string;
   legend: string;
@@ -23,10 +25,12 @@ export function ChoiceCards<T extends string | number>({
   value: T;
   onChange: (value: T) => void;
   testIdPrefix: string;
+  /** Shown above the cards; otherwise only read out (the page's heading already names them). */
+  legendShown?: boolean;
 }) {
   return (
     <fieldset className="choice-cards">
-      <legend className="visually-hidden">{legend}</legend>
+      <legend className={legendShown ? undefined : 'visually-hidden'}>{legend}</legend>
       {choices.map((choice) => (
         <label key={choice.value} className="choice-card" data-testid={`${testIdPrefix}-${choice.value}`}>
           <input
