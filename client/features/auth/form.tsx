@@ -14,12 +14,19 @@ const MESSAGE_PARAMS: Record<string, Record<string, number>> = {
 
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;
 
-export interface Form<F extends string> {
+/**
+ * A form's text fields `F`, whose values it keeps, and its checkbox groups `G`, whose values the
+ * form's owner keeps: both get their errors and focus from here.
+ */
+export interface Form<F extends string, G extends string = never> {
   values: Record<F, string>;
-  errors: FieldErrors<F>;
+  errors: FieldErrors<F | G>;
   set(name: F, value: string): void;
-  idFor(name: F): string;
-  focus(name: F): void;
+  /** The user changed the field: its error goes. */
+  clear(name: F | G): void;
+  /** The id of a text field's input, or of the element holding a group's inputs. */
+  idFor(name: F | G): string;
+  focus(name: F | G): void;
   /**
    * Runs a shared zod schema over `input`. Returns its output, or shows each issue under its
    * field, focuses the first one and returns undefined.
@@ -30,24 +37,41 @@ export interface Form<F extends string> {
    * under their fields; anything else becomes a toast.
    */
   fail(error: unknown): void;
+  /** As `fail`, without the toast: false when nothing in the error was about a field here. */
+  showFieldErrors(error: unknown): boolean;
   reset(): void;
 }
 
-/** Form state for text fields, with the same validation messages on the client and the server. */
-export function useForm<F extends string>(
+/**
+ * Form state for text fields (`initial`) and checkbox groups (`groups`, named as their inputs
+ * are), with the same validation messages on the client and the server. The first field in
+ * error is focused: text fields before groups, each in the order given.
+ */
+export function useForm<F extends string, G extends string = never>(
   initial: Record<F, string>,
-  fieldOfMessage: Partial<Record<string, NoInfer<F>>> = {},
-): Form<F> {
+  fieldOfMessage: Partial<Record<string, NoInfer<F | G>>> = {},
+  groups: readonly G[] = [],
+): Form<F, G> {
   const prefix = useId();
   const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<FieldErrors<F>>({});
-  const [names] = useState(() => Object.keys(initial) as F[]);
+  const [errors, setErrors] = useState<FieldErrors<F | G>>({});
+  const [names] = useState(() => [...(Object.keys(initial) as F[]), ...groups]);
+  const [groupNames] = useState<ReadonlySet<F | G>>(() => new Set(groups));
 
-  const idFor = useCallback((name: F) => `${prefix}-${name}`, [prefix]);
-  const focus = useCallback((name: F) => document.getElementById(idFor(name))?.focus(), [idFor]);
+  const idFor = useCallback((name: F | G) => `${prefix}-${name}`, [prefix]);
+  const focus = useCallback(
+    (name: F | G) => {
+      const element = document.getElementById(idFor(name));
+      // A group is focused on its first checkbox.
+      const target = groupNames.has(name) ? element?.querySelector(`input[name="${name}"]`) : element;
+      if (target instanceof HTMLElement) target.focus();
+    },
+    [idFor, groupNames],
+  );
+  const clear = (name: F | G) => setErrors((e) => (e[name] ? { ...e, [name]: undefined } : e));
 
   const show = useCallback(
-    (next: FieldErrors<F>) => {
+    (next: FieldErrors<F | G>) => {
       setErrors(next);
       const first = names.find((n) => next[n]);
       // After the render that marks the field invalid, so its description is read out.
@@ -56,14 +80,29 @@ export function useForm<F extends string>(
     [names, focus],
   );
 
+  const showFieldErrors = (error: unknown) => {
+    const next: FieldErrors<F | G> = {};
+    for (const [path, key] of Object.entries(fieldErrorKeys(error))) {
+      const name = path.split('.')[0] as F | G;
+      if (names.includes(name)) next[name] ??= key;
+    }
+    const messageKey = errorData(error)?.messageKey;
+    const owner = messageKey ? fieldOfMessage[messageKey] : undefined;
+    if (owner && messageKey) next[owner] ??= messageKey;
+    if (Object.keys(next).length === 0) return false;
+    show(next);
+    return true;
+  };
+
   return {
     values,
     errors,
     idFor,
     focus,
+    clear,
     set: (name, value) => {
       setValues((v) => ({ ...v, [name]: value }));
-      setErrors((e) => (e[name] ? { ...e, [name]: undefined } : e));
+      clear(name);
     },
     check: (schema, input) => {
       const result = schema.safeParse(input);
@@ -71,25 +110,17 @@ export function useForm<F extends string>(
         setErrors({});
         return result.data;
       }
-      const next: FieldErrors<F> = {};
+      const next: FieldErrors<F | G> = {};
       for (const issue of result.error.issues) {
-        const name = String(issue.path[0] ?? '') as F;
+        const name = String(issue.path[0] ?? '') as F | G;
         if (names.includes(name)) next[name] ??= issue.message;
       }
       show(next);
       return undefined;
     },
+    showFieldErrors,
     fail: (error) => {
-      const next: FieldErrors<F> = {};
-      for (const [path, key] of Object.entries(fieldErrorKeys(error))) {
-        const name = path.split('.')[0] as F;
-        if (names.includes(name)) next[name] ??= key;
-      }
-      const messageKey = errorData(error)?.messageKey;
-      const owner = messageKey ? fieldOfMessage[messageKey] : undefined;
-      if (owner && messageKey) next[owner] ??= messageKey;
-      if (Object.keys(next).length > 0) show(next);
-      else notify.error(error);
+      if (!showFieldErrors(error)) notify.error(error);
     },
     reset: () => {
       setValues(initial);
@@ -99,7 +130,7 @@ export function useForm<F extends string>(
 }
 
 /** A translated validation message, with the numbers its key needs. */
-function useMessage(): (key: string) => string {
+export function useMessage(): (key: string) => string {
   const { t } = useTranslation();
   return (key) => t(key, MESSAGE_PARAMS[key]);
 }

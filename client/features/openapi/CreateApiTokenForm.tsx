@@ -9,7 +9,7 @@ import {
   zCreateApiTokenInput,
 } from '../../../src/schemas/api-tokens.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
-import { errorData, errorMessage, fieldErrorKeys, upgradePathOf } from '../../lib/errors.ts';
+import { errorMessage, upgradePathOf } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
@@ -25,9 +25,10 @@ export function CreateApiTokenForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const expiryId = useId();
-  const form = useForm({ name: '' }, { 'errors.nameTooLong': 'name', 'errors.cannotBeEmpty': 'name' });
+  const form = useForm({ name: '' }, { 'errors.nameTooLong': 'name', 'errors.cannotBeEmpty': 'name' }, [
+    'scopes',
+  ]);
   const [scopes, setScopes] = useState<ApiScope[]>(['read']);
-  const [scopeError, setScopeError] = useState<string | null>(null);
   const [expiry, setExpiry] = useState<string>(String(DEFAULT_EXPIRY));
   const [created, setCreated] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -38,17 +39,11 @@ export function CreateApiTokenForm() {
         form.reset();
         void queryClient.invalidateQueries({ queryKey: trpc.openapi.tokens.queryKey() });
       },
+      // A PRO refusal is a toast offering Upgrade; any other refusal not about a field stays here.
       onError: (error) => {
-        const messageKey = errorData(error)?.messageKey;
-        if (fieldErrorKeys(error).scopes || messageKey === 'errors.apiScopesEmpty') {
-          setScopeError('errors.apiScopesEmpty');
-        } else if (fieldErrorKeys(error).name || messageKey === 'errors.nameTooLong') {
-          form.fail(error);
-        } else if (upgradePathOf(error)) {
-          notify.error(error);
-        } else {
-          setProblem(errorMessage(error, t));
-        }
+        if (form.showFieldErrors(error)) return;
+        if (upgradePathOf(error)) notify.error(error);
+        else setProblem(errorMessage(error, t));
       },
     }),
   );
@@ -61,16 +56,11 @@ export function CreateApiTokenForm() {
         onSubmit={(event) => {
           event.preventDefault();
           setProblem(null);
-          const emptyScopes = scopes.length === 0;
-          setScopeError(emptyScopes ? 'errors.apiScopesEmpty' : null);
           const input = form.check(zCreateApiTokenInput, {
             name: form.values.name,
             scopes,
             expiresInDays: expiry === NEVER ? null : Number(expiry),
           });
-          if (emptyScopes && form.values.name.trim()) {
-            event.currentTarget.querySelector<HTMLInputElement>('input[name="scopes"]')?.focus();
-          }
           if (input) create.mutate(input);
         }}
       >
@@ -105,14 +95,11 @@ export function CreateApiTokenForm() {
         {/* Each scope with what it allows on a line of its own. */}
         <CheckboxGroup
           legend={t('openapi.scopesLabel')}
+          form={form}
           name="scopes"
           options={API_SCOPES}
           value={scopes}
-          error={scopeError}
-          onChange={(next) => {
-            setScopes(next);
-            if (next.length) setScopeError(null);
-          }}
+          onChange={setScopes}
           hints
           choice={(scope, inputId) => (
             // The label names the scope; what it allows is its description, read after the name.

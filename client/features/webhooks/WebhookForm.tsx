@@ -8,7 +8,7 @@ import {
   zCreateWebhookInput,
 } from '../../../src/schemas/webhooks.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
-import { errorData, errorMessage, fieldErrorKeys } from '../../lib/errors.ts';
+import { errorData, errorMessage } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TextField, useForm } from '../auth/form.tsx';
 import { EVENT_LABEL_KEYS } from './events.ts';
@@ -21,7 +21,6 @@ const URL_MESSAGES = [
   'errors.cannotBeEmpty',
   'errors.tooLong',
 ] as const;
-const EVENTS_EMPTY = 'errors.webhookEventsEmpty';
 
 /**
  * A new endpoint (its secret then goes to `onCreated`), or the address and events of one that
@@ -42,15 +41,13 @@ export function WebhookForm({
   const form = useForm(
     { url: endpoint?.url ?? '' },
     Object.fromEntries(URL_MESSAGES.map((key) => [key, 'url' as const])),
+    ['events'],
   );
   const [events, setEvents] = useState<WebhookEvent[]>(endpoint?.events ?? [...WEBHOOK_EVENTS]);
-  const [eventsError, setEventsError] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
   const onError = (error: unknown) => {
-    if (fieldErrorKeys(error).events || errorData(error)?.messageKey === EVENTS_EMPTY)
-      setEventsError(EVENTS_EMPTY);
-    else if (errorData(error)?.messageKey === 'errors.webhookLimit') setProblem(errorMessage(error, t));
+    if (errorData(error)?.messageKey === 'errors.webhookLimit') setProblem(errorMessage(error, t));
     else form.fail(error);
   };
   const create = useMutation(
@@ -81,11 +78,7 @@ export function WebhookForm({
       onSubmit={(event) => {
         event.preventDefault();
         setProblem(null);
-        setEventsError(events.length ? null : EVENTS_EMPTY);
         const input = form.check(zCreateWebhookInput, { url: form.values.url, events });
-        if (!events.length && form.values.url.trim()) {
-          event.currentTarget.querySelector<HTMLInputElement>('input[name="events"]')?.focus();
-        }
         if (!input) return;
         if (endpoint) update.mutate({ id: endpoint.id, ...input });
         else create.mutate(input);
@@ -112,14 +105,11 @@ export function WebhookForm({
       {/* Each event labelled in words, with its name beside it. */}
       <CheckboxGroup
         legend={t('webhooks.eventsLabel')}
+        form={form}
         name="events"
         options={WEBHOOK_EVENTS}
         value={events}
-        error={eventsError}
-        onChange={(next) => {
-          setEvents(next);
-          if (next.length) setEventsError(null);
-        }}
+        onChange={setEvents}
         choice={(event, inputId) => (
           <label htmlFor={inputId} className="choice-text">
             <span>{t(EVENT_LABEL_KEYS[event])}</span>
