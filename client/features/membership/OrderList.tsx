@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { OrderView } from '../../../src/schemas/membership.ts';
+import { Loaded } from '../../components/QueryState.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { OrderRow } from './OrderRow.tsx';
 import { usePayment } from './use-payment.tsx';
@@ -22,52 +23,56 @@ export function OrderList({ watched, membershipOn }: { watched: OrderView | null
       { getNextPageParam: (last) => last.nextCursor },
     ),
   );
-  if (orders.isError) return <p className="notice notice-warning">{t('toast.loadingFailed')}</p>;
-  if (!orders.data) return <p className="muted">{t('app.loading')}</p>;
-  const items = orders.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) {
-    return membershipOn ? (
-      <div className="empty-state orders-empty" data-testid="orders-empty">
-        <h2>{t('membership.ordersEmptyTitle')}</h2>
-        <p>{t('membership.ordersEmptyBody')}</p>
-        <Link href="/personSetting/membership" className="button button-primary">
-          {t('membership.seePlans')}
-        </Link>
-      </div>
-    ) : (
-      <p className="membership-off" data-testid="orders-empty">
-        {t('membership.ordersNone')}
-      </p>
-    );
-  }
   return (
-    <>
-      <ol className="orders" data-testid="orders">
-        {items.map((order) => {
-          const mine = order.id === watched?.id;
-          return (
-            <OrderRow
-              key={order.id}
-              order={mine ? watched : order}
-              highlighted={mine}
-              onPay={membershipOn ? payment.resume : undefined}
-            />
-          );
-        })}
-      </ol>
-      {orders.hasNextPage && (
-        <div className="orders-more">
-          <button
-            type="button"
-            className="button"
-            disabled={orders.isFetchingNextPage}
-            onClick={() => void orders.fetchNextPage()}
-          >
-            {orders.isFetchingNextPage ? t('app.loading') : t('membership.loadMore')}
-          </button>
-        </div>
+    <Loaded
+      query={orders}
+      select={(data) => data.pages.flatMap((page) => page.items)}
+      empty={
+        membershipOn ? (
+          <div className="empty-state orders-empty" data-testid="orders-empty">
+            <h2>{t('membership.ordersEmptyTitle')}</h2>
+            <p>{t('membership.ordersEmptyBody')}</p>
+            <Link href="/personSetting/membership" className="button button-primary">
+              {t('membership.seePlans')}
+            </Link>
+          </div>
+        ) : (
+          <p className="membership-off" data-testid="orders-empty">
+            {t('membership.ordersNone')}
+          </p>
+        )
+      }
+    >
+      {(items) => (
+        <>
+          <ol className="orders" data-testid="orders">
+            {items.map((order) => {
+              const mine = order.id === watched?.id;
+              return (
+                <OrderRow
+                  key={order.id}
+                  order={mine ? watched : order}
+                  highlighted={mine}
+                  onPay={membershipOn ? payment.resume : undefined}
+                />
+              );
+            })}
+          </ol>
+          {orders.hasNextPage && (
+            <div className="orders-more">
+              <button
+                type="button"
+                className="button"
+                disabled={orders.isFetchingNextPage}
+                onClick={() => void orders.fetchNextPage()}
+              >
+                {orders.isFetchingNextPage ? t('app.loading') : t('membership.loadMore')}
+              </button>
+            </div>
+          )}
+          {payment.dialog}
+        </>
       )}
-      {payment.dialog}
-    </>
+    </Loaded>
   );
 }

@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { WebhookDeliveryView } from '../../../src/schemas/webhooks.ts';
+import { Loaded } from '../../components/QueryState.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { RelativeTime } from '../sync/RelativeTime.tsx';
 
@@ -70,7 +71,6 @@ export function DeliveryLog({ endpointId, id }: { endpointId: string; id: string
       },
     ),
   );
-  const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <div className="delivery-log" id={id} data-testid="webhook-log">
       <div className="delivery-log-head">
@@ -84,19 +84,19 @@ export function DeliveryLog({ endpointId, id }: { endpointId: string; id: string
           {t('common.refresh')}
         </button>
       </div>
-      {log.isError ? (
-        <p className="notice notice-warning">{t('toast.loadingFailed')}</p>
-      ) : !log.data ? (
-        <p className="muted">{t('app.loading')}</p>
-      ) : deliveries.length === 0 ? (
-        <p className="muted">{t('webhooks.logEmpty')}</p>
-      ) : (
-        <ol className="delivery-list">
-          {deliveries.map((delivery) => (
-            <DeliveryRow key={delivery.id} delivery={delivery} />
-          ))}
-        </ol>
-      )}
+      <Loaded
+        query={log}
+        select={(data) => data.pages.flatMap((page) => page.items)}
+        empty={<p className="muted">{t('webhooks.logEmpty')}</p>}
+      >
+        {(deliveries) => (
+          <ol className="delivery-list">
+            {deliveries.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} />
+            ))}
+          </ol>
+        )}
+      </Loaded>
       {log.hasNextPage && (
         <div>
           <button

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WEBHOOK_ENDPOINTS_PER_USER_MAX } from '../../../src/schemas/webhooks.ts';
+import { Loaded } from '../../components/QueryState.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { NewSecret } from './NewSecret.tsx';
 import { SignatureHelp } from './SignatureHelp.tsx';
@@ -15,22 +16,24 @@ function WebhookList() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const endpoints = useQuery(trpc.webhooks.list.queryOptions());
-  if (endpoints.isError) return <p className="notice notice-warning">{t('toast.loadingFailed')}</p>;
-  if (!endpoints.data) return <p className="muted">{t('app.loading')}</p>;
-  if (endpoints.data.length === 0) {
-    return (
-      <div className="empty-state empty-state-small" data-testid="webhooks-empty">
-        <h3>{t('webhooks.emptyTitle')}</h3>
-        <p>{t('webhooks.emptyBody')}</p>
-      </div>
-    );
-  }
   return (
-    <ul className="webhook-list" data-testid="webhooks">
-      {endpoints.data.map((endpoint) => (
-        <WebhookRow key={endpoint.id} endpoint={endpoint} />
-      ))}
-    </ul>
+    <Loaded
+      query={endpoints}
+      empty={
+        <div className="empty-state empty-state-small" data-testid="webhooks-empty">
+          <h3>{t('webhooks.emptyTitle')}</h3>
+          <p>{t('webhooks.emptyBody')}</p>
+        </div>
+      }
+    >
+      {(list) => (
+        <ul className="webhook-list" data-testid="webhooks">
+          {list.map((endpoint) => (
+            <WebhookRow key={endpoint.id} endpoint={endpoint} />
+          ))}
+        </ul>
+      )}
+    </Loaded>
   );
 }
 

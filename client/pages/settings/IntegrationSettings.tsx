@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { needsPushFeature } from '../../../src/schemas/membership.ts';
 import { type IntegrationApp, isPushApp } from '../../../src/schemas/sync.ts';
+import { Loaded } from '../../components/QueryState.tsx';
 import { ProNote } from '../../features/membership/ProNote.tsx';
 import { APPS, type AppInfo } from '../../features/sync/apps.ts';
 import { ConnectPlugin } from '../../features/sync/ConnectPlugin.tsx';
@@ -40,30 +41,32 @@ function Connect({ info }: { info: AppInfo }) {
  */
 export function IntegrationSettings({ app }: { app: IntegrationApp }) {
   const { t } = useTranslation();
-  const { data: integration, isError } = useIntegration(app);
+  const query = useIntegration(app);
   const info = APPS[app];
-  if (isError) return <p className="notice notice-warning">{t('toast.loadingFailed')}</p>;
-  if (!integration) return <p className="muted">{t('app.loading')}</p>;
   return (
-    <div className="settings-stack integration-page" data-app={app}>
-      {needsPushFeature(app) && (
-        <ProNote tipKey="membership.tipPush" tipParams={{ app: t(`sync.app.${app}`) }} />
+    <Loaded query={query}>
+      {(integration) => (
+        <div className="settings-stack integration-page" data-app={app}>
+          {needsPushFeature(app) && (
+            <ProNote tipKey="membership.tipPush" tipParams={{ app: t(`sync.app.${app}`) }} />
+          )}
+          <IntegrationEntry integration={integration} />
+          {integration.bound ? <SyncStatus integration={integration} /> : <Connect info={info} />}
+          <section className="settings-section" aria-labelledby="options-title">
+            <h2 id="options-title" className="section-title">
+              {t('sync.optionsTitle')}
+            </h2>
+            <SyncOptionsForm key={`${app}-options`} info={info} integration={integration} />
+          </section>
+          <section className="settings-section" aria-labelledby="templates-title">
+            <h2 id="templates-title" className="section-title">
+              {t('sync.templatesTitle')}
+            </h2>
+            <TemplateEditor key={`${app}-templates`} info={info} integration={integration} />
+          </section>
+          <ExportLink />
+        </div>
       )}
-      <IntegrationEntry integration={integration} />
-      {integration.bound ? <SyncStatus integration={integration} /> : <Connect info={info} />}
-      <section className="settings-section" aria-labelledby="options-title">
-        <h2 id="options-title" className="section-title">
-          {t('sync.optionsTitle')}
-        </h2>
-        <SyncOptionsForm key={`${app}-options`} info={info} integration={integration} />
-      </section>
-      <section className="settings-section" aria-labelledby="templates-title">
-        <h2 id="templates-title" className="section-title">
-          {t('sync.templatesTitle')}
-        </h2>
-        <TemplateEditor key={`${app}-templates`} info={info} integration={integration} />
-      </section>
-      <ExportLink />
-    </div>
+    </Loaded>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { Me } from '../../../src/schemas/auth.ts';
+import { Loaded } from '../../components/QueryState.tsx';
 import { CurrentPlan } from '../../features/membership/CurrentPlan.tsx';
 import { Offer } from '../../features/membership/Offer.tsx';
 import { PlanComparison } from '../../features/membership/PlanComparison.tsx';
@@ -16,23 +17,24 @@ export function MembershipSettings(_props: { me: Me }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const overview = useQuery(trpc.membership.overview.queryOptions());
-  if (overview.isError) return <p className="notice notice-warning">{t('toast.loadingFailed')}</p>;
-  if (!overview.data) return <p className="muted">{t('app.loading')}</p>;
-  if (!overview.data.membershipOn) {
-    return (
-      <p className="membership-off" data-testid="membership-off">
-        {t('membership.allOpen')}
-      </p>
-    );
-  }
   return (
-    <div className="settings-stack membership-page" data-region={overview.data.region}>
-      <CurrentPlan overview={overview.data} />
-      <Offer overview={overview.data} />
-      <PlanComparison overview={overview.data} />
-      <p className="membership-orders-link">
-        <Link href="/personSetting/paylog">{t('membership.seeOrders')}</Link>
-      </p>
-    </div>
+    <Loaded query={overview}>
+      {(data) =>
+        data.membershipOn ? (
+          <div className="settings-stack membership-page" data-region={data.region}>
+            <CurrentPlan overview={data} />
+            <Offer overview={data} />
+            <PlanComparison overview={data} />
+            <p className="membership-orders-link">
+              <Link href="/personSetting/paylog">{t('membership.seeOrders')}</Link>
+            </p>
+          </div>
+        ) : (
+          <p className="membership-off" data-testid="membership-off">
+            {t('membership.allOpen')}
+          </p>
+        )
+      }
+    </Loaded>
   );
 }

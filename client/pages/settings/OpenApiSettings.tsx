@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Loaded } from '../../components/QueryState.tsx';
 import { ProNote } from '../../features/membership/ProNote.tsx';
 import { ApiExamples } from '../../features/openapi/ApiExamples.tsx';
 import { ApiTokenRow } from '../../features/openapi/ApiTokenRow.tsx';
@@ -14,22 +15,24 @@ function ApiTokenList() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const tokens = useQuery(trpc.openapi.tokens.queryOptions());
-  if (tokens.isError) return <p className="notice notice-warning">{t('toast.loadingFailed')}</p>;
-  if (!tokens.data) return <p className="muted">{t('app.loading')}</p>;
-  if (tokens.data.length === 0) {
-    return (
-      <div className="empty-state empty-state-small" data-testid="api-tokens-empty">
-        <h3>{t('openapi.tokensEmptyTitle')}</h3>
-        <p>{t('openapi.tokensEmptyBody')}</p>
-      </div>
-    );
-  }
   return (
-    <ul className="token-list" data-testid="api-tokens">
-      {tokens.data.map((token) => (
-        <ApiTokenRow key={token.id} token={token} />
-      ))}
-    </ul>
+    <Loaded
+      query={tokens}
+      empty={
+        <div className="empty-state empty-state-small" data-testid="api-tokens-empty">
+          <h3>{t('openapi.tokensEmptyTitle')}</h3>
+          <p>{t('openapi.tokensEmptyBody')}</p>
+        </div>
+      }
+    >
+      {(list) => (
+        <ul className="token-list" data-testid="api-tokens">
+          {list.map((token) => (
+            <ApiTokenRow key={token.id} token={token} />
+          ))}
+        </ul>
+      )}
+    </Loaded>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Loaded } from '../../components/QueryState.tsx';
 import { CreateTokenForm } from '../../features/sync/CreateTokenForm.tsx';
 import { TokenRow } from '../../features/sync/TokenRow.tsx';
 import { useTRPC } from '../../trpc.ts';
@@ -23,22 +24,23 @@ export function SyncTokenSettings() {
         <h2 id="tokens-title" className="section-title">
           {t('sync.tokensTitle')}
         </h2>
-        {tokens.isError ? (
-          <p className="notice notice-warning">{t('toast.loadingFailed')}</p>
-        ) : !tokens.data ? (
-          <p className="muted">{t('app.loading')}</p>
-        ) : tokens.data.length === 0 ? (
-          <div className="empty-state empty-state-small" data-testid="tokens-empty">
-            <h3>{t('sync.tokensEmptyTitle')}</h3>
-            <p>{t('sync.tokensEmptyBody')}</p>
-          </div>
-        ) : (
-          <ul className="token-list" data-testid="tokens">
-            {tokens.data.map((token) => (
-              <TokenRow key={token.id} token={token} />
-            ))}
-          </ul>
-        )}
+        <Loaded
+          query={tokens}
+          empty={
+            <div className="empty-state empty-state-small" data-testid="tokens-empty">
+              <h3>{t('sync.tokensEmptyTitle')}</h3>
+              <p>{t('sync.tokensEmptyBody')}</p>
+            </div>
+          }
+        >
+          {(list) => (
+            <ul className="token-list" data-testid="tokens">
+              {list.map((token) => (
+                <TokenRow key={token.id} token={token} />
+              ))}
+            </ul>
+          )}
+        </Loaded>
       </section>
     </div>
   );
