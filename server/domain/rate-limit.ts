@@ -60,6 +60,10 @@ export const LIMITS = {
     perIp: { max: 60, windowSeconds: 60 },
   },
   /** Messages from the feedback form (each may mail the operator), per account. */
+  /** New orders: each one is a call to the payment provider. */
+  orders: {
+    perUserHour: { max: 20, windowSeconds: 3600 },
+  },
   feedback: {
     perUserHour: { max: 5, windowSeconds: 3600 },
     perUserDay: { max: 20, windowSeconds: 86_400 },

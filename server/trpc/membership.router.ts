@@ -24,7 +24,7 @@ export const membershipRouter = router({
       region: ctx.config.region,
       state: membershipState(ctx.user.memberLevel, ctx.user.proExpiresAt, clock.now()),
       proExpiresAt: ctx.user.proExpiresAt ?? null,
-      ...regionOffer(ctx.config),
+      ...regionOffer(ctx.config, ctx.user),
       features: { free: plans.free.features, pro: plans.pro.features, superPro: plans.superPro.features },
       quotas: { free: plans.free.quotas, pro: plans.pro.quotas, superPro: plans.superPro.quotas },
       myQuotas: planOf(ctx.config, ctx.user).quotas,
@@ -37,7 +37,9 @@ export const membershipRouter = router({
     .output(zOrderView)
     .mutation(({ ctx, input }) => {
       if (!ctx.config.membership) throw new AppError('BAD_REQUEST', 'errors.membershipOff');
-      return createOrder(ctx.em, ctx.config, ctx.user, input, { origin: publicOrigin(ctx.config, ctx.req) });
+      return createOrder(ctx.em, { ...ctx.config, redis: ctx.redis }, ctx.user, input, {
+        origin: publicOrigin(ctx.config, ctx.req),
+      });
     }),
 
   /** One order (the page polls it while the buyer pays). */

@@ -25,8 +25,10 @@ import { highlight } from '../helpers/push-setup.ts';
 // lapsed member's reading of what they made stay open; with MEMBERSHIP=off nothing is gated.
 // The workers' side is in test/jobs/membership-gates.test.ts.
 
-const KINDS: MemberKind[] = ['free', 'pro', 'superPro', 'expired'];
-const REFUSAL: Record<MemberKind, 'errors.onlyForPro' | 'errors.membershipExpired' | null> = {
+const KINDS = ['free', 'pro', 'superPro', 'expired'] as const satisfies readonly MemberKind[];
+/** The four memberships the spec names. */
+type Kind = (typeof KINDS)[number];
+const REFUSAL: Record<Kind, 'errors.onlyForPro' | 'errors.membershipExpired' | null> = {
   free: 'errors.onlyForPro',
   pro: null,
   superPro: null,
@@ -70,7 +72,7 @@ async function expectRefused(call: Promise<unknown>, key: string) {
 }
 
 /** `call` as a user of `kind`: refused with that membership's refusal (answering undefined), or answered. */
-async function gated<T>(kind: MemberKind, call: () => Promise<T>): Promise<T | undefined> {
+async function gated<T>(kind: Kind, call: () => Promise<T>): Promise<T | undefined> {
   const refusal = REFUSAL[kind];
   if (!refusal) return call();
   await expectRefused(call(), refusal);
@@ -281,7 +283,7 @@ describe('MEMBERSHIP=on', () => {
 
   describe('the Open API over HTTP, with tokens made while PRO', () => {
     const EXPECTED: Record<
-      MemberKind,
+      Kind,
       { read: number; write: number; message?: string; limit: number; writeMessage?: string }
     > = {
       free: {

@@ -20,7 +20,7 @@ import { translator } from '../../server/i18n.ts';
 import { DAY_MS, HOUR_MS } from '../../src/constants.ts';
 import { MemberLevel } from '../../src/enums.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
-import { daysFromNow, expectExpiryWithin, memberUser } from '../helpers/membership.ts';
+import { daysFromNow, expectExpiryWithin, type MemberKind, memberUser } from '../helpers/membership.ts';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -96,6 +96,36 @@ describe('PRO days', () => {
       grantProDays(em(), { userId: user.id, days: 3, tier: 'pro', actor: 'test', action: 'grant' }),
     );
     expectExpiryWithin(threeDays.value?.proExpiresAt ?? null, threeDays);
+  });
+});
+
+describe('what a member may buy', () => {
+  test('a running super pro membership is extended only as super pro; a level without an end buys nothing', async () => {
+    setClock(TEST_NOW);
+    const tiers = async (kind: MemberKind) =>
+      (await (await memberUser(deps, kind)).caller.membership.overview()).products.map((p) => p.tier);
+    expect(await tiers('pro')).toEqual(['pro', 'pro', 'superPro']);
+    expect(await tiers('superPro')).toEqual(['superPro']);
+    expect(await tiers('proWithoutEnd')).toEqual([]);
+    // Asked for anyway, a pro product is not sold to a super pro member.
+    const superPro = await memberUser(deps, 'superPro');
+    await expect(
+      superPro.caller.membership.createOrder({ productId: 'pro-month', provider: 'stripe' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', cause: { messageKey: 'errors.productUnknown' } });
+  });
+
+  test('days granted to a level without an end leave it without an end (logged)', async () => {
+    setClock(TEST_NOW);
+    const { user } = await memberUser(deps, 'proWithoutEnd');
+    const after = await grantProDays(em(), {
+      userId: user.id,
+      days: 31,
+      tier: 'superPro',
+      actor: 'test',
+      action: 'grant',
+    });
+    expect(after).toEqual({ memberLevel: MemberLevel.pro, proExpiresAt: null });
+    expect(await events(user.id, 'grant')).toBe(1);
   });
 });
 

@@ -172,7 +172,6 @@ describe('membership on (us, no payment provider set up)', () => {
     await revokeProDays(app.deps.orm.em.fork(), {
       userId: user.user.id,
       days: 10,
-      tier: 'pro',
       actor: 'test',
       action: 'revoke',
     });

@@ -7,8 +7,8 @@ import { MemberLevel } from '../../src/enums.ts';
 import { callerFor } from './context.ts';
 import { signedInUser } from './users.ts';
 
-/** The four memberships the spec names (section 4). */
-export type MemberKind = 'free' | 'pro' | 'superPro' | 'expired';
+/** The four memberships the spec names (section 4), and a PRO level set without an end. */
+export type MemberKind = 'free' | 'pro' | 'superPro' | 'expired' | 'proWithoutEnd';
 
 const LEVEL: Record<MemberKind, number> = {
   free: MemberLevel.free,
@@ -16,7 +16,14 @@ const LEVEL: Record<MemberKind, number> = {
   superPro: MemberLevel.superPro,
   // The expiry job has run: free again, with the expiry that passed.
   expired: MemberLevel.free,
+  proWithoutEnd: MemberLevel.pro,
 };
+
+/** When each membership ends, from `now`: never for free and a level without an end. */
+function expiryOf(kind: MemberKind, now: number): Date | null {
+  if (kind === 'free' || kind === 'proWithoutEnd') return null;
+  return new Date(kind === 'expired' ? now - DAY_MS : now + 30 * DAY_MS);
+}
 
 /** A signed-in user of that membership: PRO levels for 30 more days, expired since yesterday. */
 export async function memberUser(deps: AppDeps, kind: MemberKind) {
@@ -41,8 +48,7 @@ export async function becomeMember(
 
 /** Sets a user's membership afterwards (a token or connection made while PRO, then lapsed). */
 export async function setMembership(deps: AppDeps, userId: number, kind: MemberKind): Promise<void> {
-  const now = clock.now().getTime();
-  const expiresAt = kind === 'free' ? null : new Date(kind === 'expired' ? now - DAY_MS : now + 30 * DAY_MS);
+  const expiresAt = expiryOf(kind, clock.now().getTime());
   await deps.orm.em
     .fork()
     .execute(`update "user" set "member_level" = ?, "pro_expires_at" = ? where "id" = ?`, [

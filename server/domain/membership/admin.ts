@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
+import { zEmail } from '../../../src/schemas/auth.ts';
 import type { Currency, OrderView } from '../../../src/schemas/membership.ts';
 import { Order, User } from '../../db/entities/index.ts';
 import { logMembership, type MembershipAfter, revokeProDays } from './grants.ts';
@@ -9,11 +10,10 @@ import { createPaidAdminOrder, markOrderRefunded, orderView } from './orders.ts'
 // the operator as its actor.
 
 /** A user named by email or public account id. */
-export async function findUserByHandle(em: EntityManager, handle: string): Promise<User> {
-  const user = await em.findOne(
-    User,
-    handle.includes('@') ? { email: handle.toLowerCase() } : { accountId: handle },
-  );
+async function findUserByHandle(em: EntityManager, handle: string): Promise<User> {
+  // An email as sign-in reads it (trimmed, lower-cased); anything else is an account id.
+  const email = zEmail.safeParse(handle);
+  const user = await em.findOne(User, email.success ? { email: email.data } : { accountId: handle });
   if (!user) throw new AppError('NOT_FOUND', 'errors.notFound');
   return user;
 }
@@ -45,7 +45,6 @@ export async function adminRevoke(
     const after = await revokeProDays(tx, {
       userId: user.id,
       days: input.days,
-      tier: 'pro',
       actor: input.actor,
       action: 'revoke',
       detail: input.remark,

@@ -7,7 +7,6 @@ import type { MembershipAction } from '../../db/entities/membership-event.entity
 export interface MembershipChange {
   userId: number;
   days: number;
-  tier: 'pro' | 'superPro';
   /** Who did it: 'order:stripe', 'admin:cli', … */
   actor: string;
   action: MembershipAction;
@@ -21,24 +20,31 @@ export interface MembershipAfter {
   proExpiresAt: Date | null;
 }
 
+/** A paid level without an expiry does not end (src/rules/member-level.ts): days change nothing. */
+const NO_END = `("member_level" > 0 and "pro_expires_at" is null)`;
+
 /**
  * Adds PRO days in one statement, so parallel grants add up. Days start from the current expiry
  * when it is still ahead, else from now. A super pro grant makes the level super pro; a pro grant
- * keeps a running super pro membership super pro (one expiry serves both). Logged with its actor.
- * Run it inside the transaction of what caused it (the paid order).
+ * keeps a running super pro membership super pro (one expiry serves both). A membership without
+ * an end is left as it is. Logged with its actor. Run it inside the transaction of what caused
+ * it (the paid order).
  */
 export async function grantProDays(
   em: EntityManager,
-  change: MembershipChange,
+  change: MembershipChange & { tier: 'pro' | 'superPro' },
 ): Promise<MembershipAfter | null> {
   const now = clock.now();
   const rows: { member_level: number; pro_expires_at: Date | null }[] = await em.execute(
     `update "user" set
        "member_level" = case
+         when ${NO_END} then "member_level"
          when ? = 'superPro' then ${MemberLevel.superPro}
          when "member_level" = ${MemberLevel.superPro} and "pro_expires_at" > ? then ${MemberLevel.superPro}
          else ${MemberLevel.pro} end,
-       "pro_expires_at" = greatest(coalesce("pro_expires_at", ?), ?) + make_interval(days => ?)
+       "pro_expires_at" = case
+         when ${NO_END} then null
+         else greatest(coalesce("pro_expires_at", ?), ?) + make_interval(days => ?) end
      where "id" = ?
      returning "member_level", "pro_expires_at"`,
     [change.tier, now, now, now, change.days, change.userId],

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MembershipState, MemberTier } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
+import { membershipState, memberTier } from '../../../src/rules/member-level.ts';
 import type {
   CreateOrderInput,
   Currency,
@@ -15,6 +17,8 @@ import type { AppConfig } from '../../config.ts';
 import { Order, type User } from '../../db/entities/index.ts';
 import { log } from '../../log.ts';
 import { decodeCursor, pageOf } from '../cursor.ts';
+import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
+import type { Member } from './gate.ts';
 import { grantProDays, logMembership, revokeProDays } from './grants.ts';
 import { paymentProviders } from './providers/index.ts';
 import type { PaymentNotice } from './providers/types.ts';
@@ -26,7 +30,8 @@ import type { PaymentNotice } from './providers/types.ts';
 /** How long an unpaid order stays open (a WeChat Pay code expires after two hours). */
 export const ORDER_OPEN_MS = 2 * 60 * 60_000;
 
-export type OrderSettings = Pick<AppConfig, 'region' | 'membershipConfig' | 'payments'>;
+export type OfferSettings = Pick<AppConfig, 'region' | 'membershipConfig' | 'payments'>;
+export type OrderSettings = OfferSettings & LimitStore;
 
 /** 'mo' and 22 base-36 characters: fits every provider's order-number rules. */
 export function newOrderId(): string {
@@ -53,13 +58,27 @@ export function orderView(order: Order): OrderView {
   };
 }
 
-/** The region's products and the providers among its own that have keys. */
-export function regionOffer(settings: OrderSettings) {
+/**
+ * What a member may buy. One expiry serves pro and super pro, so a running super pro membership
+ * is extended only as super pro (pro days would otherwise renew it at the pro price), and a paid
+ * level without an end needs nothing.
+ */
+function purchasable(products: readonly Product[], member: Member): Product[] {
+  const tier = memberTier(member.memberLevel);
+  if (tier !== MemberTier.free && member.proExpiresAt == null) return [];
+  const state = membershipState(member.memberLevel, member.proExpiresAt, clock.now());
+  return state === MembershipState.superPro
+    ? products.filter((p) => p.tier === MemberTier.superPro)
+    : [...products];
+}
+
+/** The region's products this member may buy, and the providers among the region's that have keys. */
+export function regionOffer(settings: OfferSettings, member: Member) {
   const prices = settings.membershipConfig.prices[settings.region];
   const providers = paymentProviders(settings.payments);
   return {
     currency: prices.currency,
-    products: prices.products,
+    products: purchasable(prices.products, member),
     providers: prices.providers.filter((id) => providers[id]),
   };
 }
@@ -80,13 +99,17 @@ export async function createOrder(
   input: CreateOrderInput,
   urls: { origin: string },
 ): Promise<OrderView> {
-  const offer = regionOffer(settings);
+  const offer = regionOffer(settings, user);
   const product = offer.products.find((p) => p.id === input.productId);
   if (!product) throw new AppError('NOT_FOUND', 'errors.productUnknown');
   const provider = offer.providers.includes(input.provider)
     ? paymentProviders(settings.payments)[input.provider]
     : undefined;
   if (!provider) throw new AppError('BAD_REQUEST', 'errors.paymentUnavailable');
+  // Each order is a live call to the provider: counted before anything is stored.
+  await enforceLimits(settings.redis, settings.redisPrefix, [
+    { key: `orders:hour:${user.id}`, ...LIMITS.orders.perUserHour },
+  ]);
   const order = em.create(Order, {
     id: newOrderId(),
     user: user.id,
@@ -243,7 +266,7 @@ export async function markOrderRefunded(
   return em.transactional(async (tx) => {
     const moved = await transition(tx, orderId, TO_REFUNDED, { remark });
     if (!moved) return false;
-    const change = { userId: moved.userId, days: moved.proDays, tier: moved.tier, actor, orderId };
+    const change = { userId: moved.userId, days: moved.proDays, actor, orderId };
     if (moved.previous === 'paid') await revokeProDays(tx, { ...change, action: 'orderRefunded' });
     else
       await logMembership(tx, {
@@ -303,7 +326,8 @@ export async function applyPaymentNotice(
       : notice.type === 'refunded'
         ? await markOrderRefunded(em, order.id, actor)
         : await markOrderClosed(em, order.id, actor);
-  if (!moved && notice.type === 'paid' && order.state === 'closed') {
+  // Read again: the hourly close may have moved it since the read above.
+  if (!moved && notice.type === 'paid' && (await em.fork().findOne(Order, order.id))?.state === 'closed') {
     // Money for an order that had closed unpaid: nothing is granted on its own, the operator decides.
     const detail = `paid after close: ${notice.amount} ${notice.currency}, ref ${notice.providerRef}`;
     log.warn('payment for a closed order', { provider, order: order.id });
