@@ -2,6 +2,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import type { AppDeps } from './deps.ts';
+import { paymentProviders } from './domain/membership/providers/index.ts';
 import { checkHealth } from './health.ts';
 import { exportRoutes } from './http/export.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   const metrics = createMetrics(deps.queues);
+  paymentProviders(deps.config.payments);
 
   app.use(metrics.middleware);
   app.use(securityHeaders(deps.config));

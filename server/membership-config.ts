@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { API_TOKENS_PER_USER_MAX } from '../src/schemas/api-tokens.ts';
 import {
+  ALWAYS_OPEN_FEATURES,
   FEATURES,
   type MembershipConfig,
   type Product,
@@ -16,7 +17,7 @@ const PRO_QUOTAS = {
   apiTokens: API_TOKENS_PER_USER_MAX,
   webhookEndpoints: WEBHOOK_ENDPOINTS_PER_USER_MAX,
 };
-const FREE_FEATURES = ['clip', 'highlights', 'library', 'export', 'pullSync'] as const;
+const FREE_FEATURES = ALWAYS_OPEN_FEATURES;
 
 /** Europe and the US sell the same plans at the same figures, in euros and in dollars. */
 const INTERNATIONAL_PRODUCTS = [

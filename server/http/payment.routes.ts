@@ -35,11 +35,8 @@ export function paymentRoutes(deps: AppDeps): Router {
         const notice = await provider.readNotification({ headers: req.headers, rawBody });
         const outcome = await applyPaymentNotice(deps.orm.em.fork(), provider.id, notice);
         log.info('payment notification', { provider: provider.id, type: notice.type, outcome });
-        send(
-          outcome === 'unknownOrder' || outcome === 'amountMismatch'
-            ? provider.refused()
-            : provider.accepted(),
-        );
+        // Only an order not (yet) found is worth the provider's retry; a mismatch is logged once and taken.
+        send(outcome === 'unknownOrder' ? provider.refused() : provider.accepted());
       } catch (error) {
         if (error instanceof PaymentSignatureError)
           log.warn('payment notification refused', { provider: provider.id });

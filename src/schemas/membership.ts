@@ -22,6 +22,19 @@ export const FEATURES = [
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
+/**
+ * What every level keeps: a user's own reading and their way out with it. No check guards these,
+ * so a plan table may not take them from a level. (The assistant is listed for the table and the
+ * membership page; it arrives in a later release, with its check.)
+ */
+export const ALWAYS_OPEN_FEATURES: readonly Feature[] = [
+  'clip',
+  'highlights',
+  'library',
+  'export',
+  'pullSync',
+];
+
 /** The push tools the `push` feature covers; SiYuan's push goes with its pull sync, which is free. */
 const PUSH_FEATURE_APPS: readonly string[] = ['flomo', 'workflowy'];
 export const needsPushFeature = (app: string): boolean => PUSH_FEATURE_APPS.includes(app);
@@ -39,7 +52,11 @@ export type Quotas = z.infer<typeof zQuotas>;
 export type Quota = keyof Quotas;
 
 export const zLevelPlan = z.object({
-  features: z.array(z.enum(FEATURES)),
+  features: z
+    .array(z.enum(FEATURES))
+    .refine((features) => ALWAYS_OPEN_FEATURES.every((f) => features.includes(f)), {
+      message: `every level keeps ${ALWAYS_OPEN_FEATURES.join(', ')}`,
+    }),
   quotas: zQuotas,
 });
 export type LevelPlan = z.infer<typeof zLevelPlan>;
@@ -69,11 +86,19 @@ export const zProduct = z.object({
 export type Product = z.infer<typeof zProduct>;
 
 /** What one region sells and how it is paid (spec: the membership page differs by region). */
-export const zRegionPrices = z.object({
-  currency: z.enum(CURRENCIES),
-  providers: z.array(z.enum(PAYMENT_PROVIDERS)).min(1),
-  products: z.array(zProduct).min(1),
-});
+/** WeChat Pay (Native) and Alipay take yuan only. */
+const CNY_ONLY_PROVIDERS: readonly PaymentProviderId[] = ['wechat', 'alipay'];
+
+export const zRegionPrices = z
+  .object({
+    currency: z.enum(CURRENCIES),
+    providers: z.array(z.enum(PAYMENT_PROVIDERS)).min(1),
+    products: z.array(zProduct).min(1),
+  })
+  .refine((r) => r.currency === 'CNY' || !r.providers.some((p) => CNY_ONLY_PROVIDERS.includes(p)), {
+    path: ['providers'],
+    message: 'WeChat Pay and Alipay take CNY only',
+  });
 export type RegionPrices = z.infer<typeof zRegionPrices>;
 
 /** The operator's membership file (MEMBERSHIP_CONFIG): any part left out keeps its default. */

@@ -8,6 +8,8 @@ import {
   defaultExtractPoolSize,
   loadConfig,
 } from '../../server/config.ts';
+import { paymentProviders } from '../../server/domain/membership/providers/index.ts';
+import { StartupError } from '../../server/lifecycle.ts';
 import { DEFAULT_MEMBERSHIP_CONFIG } from '../../server/membership-config.ts';
 
 describe('configuration', () => {
@@ -152,6 +154,51 @@ describe('configuration', () => {
       expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/prices/);
       fs.writeFileSync(file, '{ not json');
       expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(/cannot read/);
+      // WeChat Pay and Alipay take yuan only.
+      const usProducts = DEFAULT_MEMBERSHIP_CONFIG.prices.us.products;
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          prices: {
+            ...DEFAULT_MEMBERSHIP_CONFIG.prices,
+            us: { currency: 'USD', providers: ['alipay'], products: usProducts },
+          },
+        }),
+      );
+      expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(
+        /prices\.us\.providers: WeChat Pay and Alipay take CNY only/,
+      );
+      // What no check guards cannot be taken from a level.
+      const plans = DEFAULT_MEMBERSHIP_CONFIG.plans;
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          plans: {
+            ...plans,
+            free: { ...plans.free, features: ['clip', 'highlights', 'library', 'pullSync'] },
+          },
+        }),
+      );
+      expect(() => loadConfig({ MEMBERSHIP_CONFIG: file })).toThrow(
+        /plans\.free\.features: every level keeps/,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a payment key that does not read stops the server as it starts, naming the provider', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'margin-keys-'));
+    try {
+      const key = path.join(dir, 'key.pem');
+      fs.writeFileSync(key, 'not a key');
+      const config = loadConfig({
+        ALIPAY_APP_ID: '2021',
+        ALIPAY_PRIVATE_KEY_FILE: key,
+        ALIPAY_PUBLIC_KEY_FILE: key,
+      });
+      expect(() => paymentProviders(config.payments)).toThrow(StartupError);
+      expect(() => paymentProviders(config.payments)).toThrow(/payment provider alipay/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

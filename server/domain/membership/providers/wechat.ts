@@ -143,7 +143,6 @@ export function wechatProvider(settings: WechatSettings): PaymentProvider {
     id: 'wechat',
 
     async startCheckout(request: CheckoutRequest) {
-      if (request.currency !== 'CNY') throw new Error(`WeChat Pay Native takes CNY, not ${request.currency}`);
       const answer = zNativeAnswer.parse(
         await api.call('POST', '/v3/pay/transactions/native', {
           appid: settings.appId,
