@@ -176,7 +176,6 @@ export const JOBS = {
     options: DEFAULT_JOB_OPTIONS,
     debounced: true,
   }),
-  /** Queues every webhook endpoint with deliveries waiting (the safety net) and purges the old log. */
   /** Downgrades lapsed members, mails the three-days-before reminder, closes unpaid orders. */
   membership: defineJob({
     queue: QUEUES.maintenance,
@@ -186,6 +185,7 @@ export const JOBS = {
     options: DEFAULT_JOB_OPTIONS,
     schedule: { every: HOUR },
   }),
+  /** Queues every webhook endpoint with deliveries waiting (the safety net) and purges the old log. */
   sweepWebhooks: defineJob({
     queue: QUEUES.maintenance,
     name: 'sweep-webhooks',

@@ -35,16 +35,6 @@ export function membershipState(
   return memberTier(level);
 }
 
-/** Whether PRO-only features are open: a pro or super pro level that has not expired. */
-export function isProMember(
-  level: number | null | undefined,
-  proExpiresAt: Date | null | undefined,
-  now: Date,
-): boolean {
-  const state = membershipState(level, proExpiresAt, now);
-  return state === MembershipState.pro || state === MembershipState.superPro;
-}
-
 /** Whole days of PRO left ("%s days left"), rounded up; 0 when expired or unknown. */
 export function remainingProDays(expiresAt: Date | null | undefined, now: Date): number {
   if (expiresAt == null) return 0;

@@ -35,8 +35,10 @@ export const WEBHOOK_SIGNATURE_VERSION = 'v1';
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** Why Margin turned an endpoint off (a user's own switch leaves no reason). */
-/** Why Margin turned an endpoint off: its deliveries kept failing, or the owner's plan no longer has webhooks. */
+/**
+ * Why Margin turned an endpoint off: its deliveries kept failing, or the owner's plan no longer
+ * has webhooks (a user's own switch leaves no reason).
+ */
 export const WEBHOOK_DISABLED_REASONS = ['failing', 'membership'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 

@@ -9,7 +9,7 @@ import { UPGRADE_PATH } from './gate.ts';
 import { logMembership } from './grants.ts';
 
 /** The reminder goes out this long before a membership ends. */
-export const REMINDER_BEFORE_MS = 3 * DAY_MS;
+const REMINDER_BEFORE_MS = 3 * DAY_MS;
 
 const ACTOR = 'job:membership';
 

@@ -36,7 +36,7 @@ export function planOf(settings: MembershipSettings, user: Member, now = clock.n
   return plans.free;
 }
 
-export function canUse(
+function canUse(
   settings: MembershipSettings,
   user: Member,
   feature: Feature,

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
   isProLevel,
-  isProMember,
   isSuperProLevel,
   membershipState,
   memberTier,
@@ -38,12 +37,6 @@ describe('membership is free, pro, super pro or expired', () => {
   test('a downgraded user with a past expiry is expired', () =>
     expect(membershipState(0, inDays(-3), now)).toBe('expired'));
   test('a paid level without expiry stays paid', () => expect(membershipState(4, null, now)).toBe('pro'));
-  test('isProMember opens PRO features only while not expired', () => {
-    expect(isProMember(4, inDays(2), now)).toBe(true);
-    expect(isProMember(1, null, now)).toBe(true);
-    expect(isProMember(4, inDays(-2), now)).toBe(false);
-    expect(isProMember(0, inDays(2), now)).toBe(false);
-  });
 });
 
 describe('remaining PRO days ("%s days left")', () => {

@@ -14,10 +14,10 @@ import { clock } from '../../../clock.ts';
 // verified with WeChat Pay's platform certificates (from GET /v3/certificates, each encrypted with
 // the APIv3 key), notification resources decrypted with that key (AEAD_AES_256_GCM).
 
-export const SIGNATURE_TYPE = 'WECHATPAY2-SHA256-RSA2048';
+const SIGNATURE_TYPE = 'WECHATPAY2-SHA256-RSA2048';
 
 /** A signed message further than this from now is refused (WeChat Pay refuses ours the same way). */
-export const MAX_SKEW_MS = 5 * 60_000;
+const MAX_SKEW_MS = 5 * 60_000;
 
 /** Platform certificates are fetched again after this long (WeChat Pay rotates them). */
 const CERTIFICATES_FRESH_MS = 12 * 60 * 60_000;
@@ -27,7 +27,7 @@ const UNKNOWN_SERIAL_REFETCH_MS = 60_000;
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export interface Merchant {
+interface Merchant {
   mchId: string;
   /** The serial number of the merchant's API certificate (apiclient_cert.pem). */
   serialNo: string;
@@ -44,11 +44,11 @@ function signedText(parts: readonly string[]): string {
   return parts.map((part) => `${part}\n`).join('');
 }
 
-export function sign(key: KeyObject, parts: readonly string[]): string {
+function sign(key: KeyObject, parts: readonly string[]): string {
   return createSign('RSA-SHA256').update(signedText(parts)).sign(key, 'base64');
 }
 
-export function verifies(key: KeyObject, parts: readonly string[], signature: string): boolean {
+function verifies(key: KeyObject, parts: readonly string[], signature: string): boolean {
   try {
     return createVerify('RSA-SHA256').update(signedText(parts)).verify(key, signature, 'base64');
   } catch {
@@ -56,12 +56,12 @@ export function verifies(key: KeyObject, parts: readonly string[], signature: st
   }
 }
 
-export function newNonce(): string {
+function newNonce(): string {
   return randomBytes(16).toString('hex').toUpperCase();
 }
 
 /** The Authorization header of a request: the merchant's signature over method, path, time, nonce, body. */
-export function authorization(
+function authorization(
   merchant: Merchant,
   request: { method: string; pathAndQuery: string; body: string },
   now: Date = clock.now(),
@@ -79,7 +79,7 @@ export function authorization(
 }
 
 /** An answer's or a notification's body with the Wechatpay-* headers that sign it. */
-export interface SignedMessage {
+interface SignedMessage {
   timestamp: string;
   nonce: string;
   signature: string;
@@ -122,10 +122,10 @@ export const zEncrypted = z.object({
   associated_data: z.string().max(1000).optional(),
   nonce: z.string().min(1).max(100),
 });
-export type Encrypted = z.infer<typeof zEncrypted>;
+type Encrypted = z.infer<typeof zEncrypted>;
 
 /** AEAD_AES_256_GCM as WeChat Pay uses it: the ciphertext is base64 of the encrypted text and its 16-byte tag. */
-export function decrypt(apiV3Key: string, encrypted: Encrypted): string {
+function decrypt(apiV3Key: string, encrypted: Encrypted): string {
   const data = Buffer.from(encrypted.ciphertext, 'base64');
   if (data.length <= 16) throw new Error('ciphertext too short');
   const decipher = createDecipheriv(
@@ -152,7 +152,7 @@ const zCertificateList = z.object({
 });
 
 /** An answer WeChat Pay gave with an error code (or that was not its own). */
-export class WechatPayError extends Error {
+class WechatPayError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
     super(message);
