@@ -23,7 +23,8 @@ export function MembershipSettings(_props: { me: Me }) {
         data.membershipOn ? (
           <div className="settings-stack membership-page" data-region={data.region}>
             <CurrentPlan overview={data} />
-            <Offer overview={data} />
+            {/* A membership without an end has nothing to buy. */}
+            {data.products.length > 0 && <Offer overview={data} />}
             <PlanComparison overview={data} />
             <p className="membership-orders-link">
               <Link href="/personSetting/paylog">{t('membership.seeOrders')}</Link>
