@@ -11,6 +11,7 @@ import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { purgeIdempotencyRecords } from '../server/domain/openapi/idempotency.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
 import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
+import { purgeSpentUploads } from '../server/domain/uploads/uploads.service.ts';
 import { sweepWebhooks } from '../server/domain/webhooks/queue.ts';
 import { enqueue, findJob, type Queues } from '../server/queue.ts';
 import { JOBS, QUEUES } from '../src/jobs.ts';
@@ -54,7 +55,10 @@ export function userFilesDir(dataDir: string, userId: number): string {
   return path.join(dataDir, 'files', String(userId));
 }
 
-export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps, 'config' | 'queues'>) {
+export function maintenanceProcessor(
+  em: () => EntityManager,
+  deps: Pick<AppDeps, 'config' | 'queues' | 'storage'>,
+) {
   const dataDir = deps.config.dataDir;
   return jobProcessor(QUEUES.maintenance, {
     purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
@@ -69,6 +73,7 @@ export function maintenanceProcessor(em: () => EntityManager, deps: Pick<AppDeps
     purgeExpiredSessions: async () => ({
       deleted: await purgeExpiredSessions(em()),
       deviceTickets: await purgeSpentDeviceTickets(em()),
+      uploads: await purgeSpentUploads(em(), deps.storage),
       idempotencyRecords: await purgeIdempotencyRecords(em()),
     }),
     deleteUserFiles: async ({ userId }) => {

@@ -19,6 +19,7 @@ import { Migration20261127100000_api_tokens } from './Migration20261127100000_ap
 import { Migration20261127110000_webhooks } from './Migration20261127110000_webhooks.ts';
 import { Migration20261127120000_idempotency } from './Migration20261127120000_idempotency.ts';
 import { Migration20261128100000_membership } from './Migration20261128100000_membership.ts';
+import { Migration20261129100000_extension } from './Migration20261129100000_extension.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -40,4 +41,5 @@ export const MIGRATIONS = [
   Migration20261127110000_webhooks,
   Migration20261127120000_idempotency,
   Migration20261128100000_membership,
+  Migration20261129100000_extension,
 ];

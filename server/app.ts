@@ -5,6 +5,7 @@ import type { AppDeps } from './deps.ts';
 import { paymentProviders } from './domain/membership/providers/index.ts';
 import { checkHealth } from './health.ts';
 import { exportRoutes } from './http/export.routes.ts';
+import { extensionDownloadRoutes } from './http/extension-downloads.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
@@ -16,6 +17,7 @@ import {
   trpcJsonBody,
   trpcQueryInput,
 } from './http/trpc-limits.ts';
+import { uploadRoutes } from './http/upload.routes.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics } from './metrics.ts';
 import { openApiRoutes } from './openapi/index.ts';
@@ -89,6 +91,9 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/export', exportRoutes(deps));
   // Payment providers' notifications: raw signed bodies, answered in each provider's format.
   app.use(paymentRoutes(deps));
+  // The local store's upload target (spec section 7): signed multipart forms, up to 10 MB.
+  app.use(uploadRoutes(deps));
+  app.use(extensionDownloadRoutes());
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));
 

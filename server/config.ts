@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { EXTENSION_VERSION, zVersion } from '../src/schemas/extension.ts';
 import type { MembershipConfig } from '../src/schemas/membership.ts';
 import { StartupError } from './lifecycle.ts';
 import { loadMembershipConfig } from './membership-config.ts';
@@ -124,6 +125,18 @@ const zEnv = z.object({
   ALIPAY_PUBLIC_KEY_FILE: zOptionalText,
   ALIPAY_GATEWAY_URL: zOptionalUrl,
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Where uploaded and stored files live: `local` (under DATA_DIR/files) or `s3` (the S3_* settings). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  /** Any S3-compatible store; S3_ENDPOINT is unset for AWS itself. */
+  S3_BUCKET: zOptionalText,
+  S3_REGION: zOptionalText,
+  S3_ACCESS_KEY_ID: zOptionalText,
+  S3_SECRET_ACCESS_KEY: zOptionalText,
+  S3_ENDPOINT: zOptionalUrl,
+  /** `1` addresses buckets as `<endpoint>/<bucket>` (MinIO and most self-hosted stores). */
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1']).default('0'),
+  /** Browser extensions older than this are refused with "Plugin version is too low". */
+  EXTENSION_MIN_VERSION: zVersion.default(EXTENSION_VERSION),
   TRUST_PROXY: zTrustProxy,
   /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
   FETCH_ALLOW_TARGETS: zList,
@@ -177,6 +190,8 @@ export interface AppConfig {
   mailFrom: string;
   region: Region;
   dataDir: string;
+  storage: StorageConfig;
+  extensionMinVersion: string;
   trustProxy: TrustProxy;
   fetchAllowTargets: string[];
   inlineWorkers: boolean;
@@ -207,6 +222,18 @@ export interface PaymentsConfig {
 }
 
 export class ConfigError extends StartupError {}
+
+export type StorageConfig =
+  | { driver: 'local' }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+    };
 
 /**
  * A provider's settings when all of its required keys are set, undefined when none is; some but
@@ -240,6 +267,30 @@ function isReadable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function loadStorage(e: z.output<typeof zEnv>): StorageConfig {
+  if (e.STORAGE === 'local') return { driver: 'local' };
+  const s3 = providerSettings(
+    'S3',
+    {
+      S3_BUCKET: e.S3_BUCKET,
+      S3_REGION: e.S3_REGION,
+      S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+      S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+    },
+    (v) => ({
+      driver: 's3' as const,
+      bucket: v.S3_BUCKET,
+      region: v.S3_REGION,
+      accessKeyId: v.S3_ACCESS_KEY_ID,
+      secretAccessKey: v.S3_SECRET_ACCESS_KEY,
+      endpoint: e.S3_ENDPOINT,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === '1',
+    }),
+  );
+  if (!s3) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE is s3');
+  return s3;
 }
 
 function loadPayments(e: z.output<typeof zEnv>): PaymentsConfig {
@@ -336,6 +387,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     operatorEmail: e.OPERATOR_EMAIL,
     payments: loadPayments(e),
     dataDir: path.resolve(e.DATA_DIR),
+    storage: loadStorage(e),
+    extensionMinVersion: e.EXTENSION_MIN_VERSION,
     trustProxy: e.TRUST_PROXY,
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,
     inlineWorkers: e.INLINE_WORKERS === '1',

@@ -7,6 +7,7 @@ import { createOrm, migrate, type Orm } from './db/orm.ts';
 import type { CodeDeps } from './domain/auth/codes.service.ts';
 import { log, setLogLevel } from './log.ts';
 import { closeQueues, createQueues, createRedis, type Queues } from './queue.ts';
+import { createStorage, type FileStorage } from './storage/index.ts';
 
 /** Long-lived things the app is built from; one set per process. */
 export interface AppDeps {
@@ -14,6 +15,7 @@ export interface AppDeps {
   orm: Orm;
   redis: Redis;
   queues: Queues;
+  storage: FileStorage;
 }
 
 export interface Booted extends AppDeps {
@@ -35,6 +37,7 @@ export async function boot(config: AppConfig): Promise<Booted> {
     orm,
     redis,
     queues,
+    storage: createStorage(config),
     async shutdown() {
       await closeQueues(queues);
       redis.disconnect();

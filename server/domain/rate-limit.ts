@@ -59,11 +59,15 @@ export const LIMITS = {
   devicePoll: {
     perIp: { max: 60, windowSeconds: 60 },
   },
-  /** Messages from the feedback form (each may mail the operator), per account. */
   /** New orders: each one is a call to the payment provider. */
   orders: {
     perUserHour: { max: 20, windowSeconds: 3600 },
   },
+  /** Upload policies for the extension's page saves (each may store up to 10 MB). */
+  uploads: {
+    perUserHour: { max: 100, windowSeconds: 3600 },
+  },
+  /** Messages from the feedback form (each may mail the operator), per account. */
   feedback: {
     perUserHour: { max: 5, windowSeconds: 3600 },
     perUserDay: { max: 20, windowSeconds: 86_400 },

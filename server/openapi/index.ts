@@ -1,8 +1,10 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError } from '../../src/errors.ts';
+import { EXTENSION_CLIENT_HEADER } from '../../src/schemas/extension.ts';
 import type { AppDeps } from '../deps.ts';
 import { IDEMPOTENCY_KEY_MAX, onceByKey, requestFingerprint } from '../domain/openapi/idempotency.ts';
 import { queueAfterChange } from '../domain/sync/push/after-change.ts';
+import { publicOrigin } from '../http/public-origin.ts';
 import { jsonBody } from '../http/trpc-limits.ts';
 import { failureOf } from './api-errors.ts';
 import { apiCaller } from './caller.ts';
@@ -34,6 +36,7 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
         em,
         user,
         deps,
+        origin: publicOrigin(deps.config, req),
         params: op.params?.parse(req.params),
         query: op.query?.parse(req.query),
         body: op.body?.parse(req.body ?? {}),
@@ -92,7 +95,7 @@ const apiCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH, DELETE');
   res.setHeader(
     'Access-Control-Allow-Headers',
-    'Authorization, Content-Type, Idempotency-Key, Accept-Language',
+    `Authorization, Content-Type, Idempotency-Key, Accept-Language, ${EXTENSION_CLIENT_HEADER}`,
   );
   res.setHeader('Access-Control-Max-Age', '86400');
   res.status(204).end();

@@ -12,6 +12,8 @@ export interface OperationCall<P, Q, B> {
   em: EntityManager;
   user: User;
   deps: AppDeps;
+  /** Margin's public origin, for links in answers. */
+  origin: string;
   params: P;
   query: Q;
   body: B;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
-import type { PullApp } from '../../src/schemas/sync.ts';
+import { isPullApp, type PullApp } from '../../src/schemas/sync.ts';
 import type { SyncToken, User } from '../db/entities/index.ts';
 import { authenticateSyncToken } from '../domain/sync/tokens.ts';
 import { invalidToken } from './sync-errors.ts';
@@ -15,7 +15,8 @@ export interface SyncCaller {
 
 /**
  * The caller of a sync call, from its token; `client` is the plugin's id, noted as the token's
- * last user. An unknown or revoked token, or one made for another tool than `expectedApp`, is
+ * last user. An unknown or revoked token, or one made for another tool than `expectedApp` (or for
+ * the browser extension), is
  * refused alike. The account's language is kept for the messages of later errors.
  */
 export async function syncCaller(
@@ -26,7 +27,10 @@ export async function syncCaller(
 ): Promise<SyncCaller> {
   const token = tokenOf(req);
   const found = token ? await authenticateSyncToken(em, token, input.client) : null;
-  if (!found || (input.expectedApp && found.token.app !== input.expectedApp)) throw invalidToken();
+  // The browser extension's token is for the Open API, never for pulling.
+  const app = found?.token.app;
+  if (!found || !app || !isPullApp(app) || (input.expectedApp && app !== input.expectedApp))
+    throw invalidToken();
   res.locals.language = found.user.language;
-  return { user: found.user, token: found.token, app: found.token.app };
+  return { user: found.user, token: found.token, app };
 }

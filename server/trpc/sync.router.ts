@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  TOKEN_APPS,
   zAppInput,
   zConfirmDeviceInput,
   zConnectPushInput,
@@ -8,7 +9,6 @@ import {
   zIntegrationView,
   zPreviewInput,
   zPreviewResult,
-  zPullAppInput,
   zPushAppInput,
   zRenameSyncTokenInput,
   zSetEnabledInput,
@@ -99,7 +99,7 @@ export const syncRouter = router({
   /** The device flow's confirmation on `/page/gentoken/<serviceId>/<clientId>`. */
   confirmDevice: protectedProcedure
     .input(zConfirmDeviceInput)
-    .output(zPullAppInput)
+    .output(z.object({ app: z.enum(TOKEN_APPS) }))
     .mutation(({ ctx, input }) => confirmDevice(ctx.em, ctx.user, input)),
 
   /** Connects flomo, WorkFlowy or SiYuan: the credentials are checked against the tool, then saved (never sent back). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { enumValues, Flow, type ValueOf } from '../enums.ts';
 import { zText } from '../rules/text.ts';
 import { zDay } from './daily.ts';
+import { EXTENSION_SERVICE_ID } from './extension.ts';
 import { zFolderId } from './folders.ts';
 import { zNoteId } from './notes.ts';
 import { TAGS_PER_ITEM_MAX, zTag } from './tags.ts';
@@ -29,6 +30,18 @@ export type PullApp = keyof typeof PULL_SERVICE_IDS;
 export function pullAppOfServiceId(serviceId: number): PullApp | undefined {
   return (Object.keys(PULL_SERVICE_IDS) as PullApp[]).find((app) => PULL_SERVICE_IDS[app] === serviceId);
 }
+
+/**
+ * Who may hold a token from the device flow: the note tools, which pull, and the browser
+ * extension, which reads and writes through the Open API. A token works only for its own kind.
+ */
+export const DEVICE_SERVICE_IDS = { ...PULL_SERVICE_IDS, extension: EXTENSION_SERVICE_ID } as const;
+export type TokenApp = keyof typeof DEVICE_SERVICE_IDS;
+export const TOKEN_APPS = Object.keys(DEVICE_SERVICE_IDS) as TokenApp[];
+export function tokenAppOfServiceId(serviceId: number): TokenApp | undefined {
+  return TOKEN_APPS.find((app) => DEVICE_SERVICE_IDS[app] === serviceId);
+}
+export const isPullApp = (app: TokenApp): app is PullApp => app !== 'extension';
 /** Apps the server pushes into (a worker calls the tool's API). */
 export const PUSH_APPS = ['siyuan', 'flomo', 'workflowy'] as const satisfies readonly IntegrationApp[];
 export type PushApp = (typeof PUSH_APPS)[number];
@@ -272,7 +285,7 @@ export const zRenameSyncTokenInput = z.object({ id: zSyncTokenId, name: zTokenNa
 export const zSyncTokenIdInput = z.object({ id: zSyncTokenId });
 export const zSyncTokenView = z.object({
   id: z.number().int(),
-  app: zPullAppInput.shape.app,
+  app: z.enum(TOKEN_APPS),
   name: z.string(),
   createdAt: z.date(),
   lastUsedAt: z.date().nullable(),

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { ColourSlot, type ColourSlotField, TextTooltipStyle, Theme } from '../enums.ts';
 import { STORED_COLOUR_PATTERN } from '../rules/hex-colour.ts';
 import { zText } from '../rules/text.ts';
+import { zShortcuts } from './extension.ts';
 
 // The colour theme page (/personSetting/color): the theme, the six highlight colours and the text
-// tooltip style of an account. Null is "the default": the system's theme, the slot's default
+// tooltip style of an account, and the extension's shortcuts (/personSetting/extsettings). Null is "the default": the system's theme, the slot's default
 // colour (DEFAULT_SLOT_COLOURS), the "more tools" tooltip.
 
 /** The spec's colour fields, c1..c6 (slot ids 1..6). */
@@ -29,6 +30,8 @@ export const zUserSettings = z.object({
   theme: zStoredTheme.nullable(),
   textTooltipStyle: zTooltipStyle.nullable(),
   ...colours(z.string().nullable()),
+  /** The browser extension's keyboard shortcuts (/personSetting/extsettings). */
+  shortcuts: z.object({ highlight: z.string(), annotate: z.string(), save: z.string() }).nullable(),
 });
 export type UserSettings = z.infer<typeof zUserSettings>;
 
@@ -37,5 +40,6 @@ export const zUpdateUserSettingsInput = z.strictObject({
   theme: zStoredTheme.nullable().optional(),
   textTooltipStyle: zTooltipStyle.nullable().optional(),
   ...colours(zHexColour.nullable().optional()),
+  shortcuts: zShortcuts.nullable().optional(),
 });
 export type UpdateUserSettingsInput = z.input<typeof zUpdateUserSettingsInput>;

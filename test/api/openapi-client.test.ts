@@ -5,8 +5,9 @@ import { User } from '../../server/db/entities/index.ts';
 import { openApiDocument } from '../../server/openapi/document.ts';
 import type { Operation } from '../../server/openapi/operation.ts';
 import { OPERATIONS } from '../../server/openapi/operations/index.ts';
-import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
+import { ClipStatus, CoreType, Flow, ViewStyle } from '../../src/enums.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
+import { pageFile, postUploadForm } from '../helpers/extension.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { clipSettled, makeClippedNote } from '../helpers/notes.ts';
 import { type ApiClient, apiClient, apiUser } from '../helpers/openapi.ts';
@@ -627,6 +628,75 @@ describe('daily notes', () => {
 
     expectRefused(await api.POST('/daily/today/append', { body: { text: '   ' } }), 'text');
     expect((await today()).version).toBe(2);
+  });
+});
+
+// --- the extension's operations ---------------------------------------------------------------
+
+describe('extension', () => {
+  test('settings: the defaults filled in, the minimum version', async () => {
+    const { api } = await owner();
+    const settings = dataOf(await api.GET('/extension/settings'));
+    expect(settings).toMatchObject({ textTooltipStyle: 1, minVersion: deps.config.extensionMinVersion });
+    expect(Object.keys(settings.colours)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+    expect(settings.shortcuts.highlight).toBe('Alt+Shift+H');
+  });
+
+  test('a page: nothing for a page not saved; the note and its highlights once saved', async () => {
+    const { api } = await owner();
+    const url = `${site.origin}/extension-page`;
+    expect(dataOf(await api.GET('/extension/page', { params: { query: { url } } }))).toEqual({
+      note: null,
+      highlights: [],
+    });
+    const saved = dataOf(
+      await api.POST('/notes', { body: { url, html: article('A page', PARAGRAPHS) } }),
+      201,
+    );
+    await clipSettled(deps, saved.note.id);
+    const quote = PARAGRAPHS[1]?.slice(0, 30) as string;
+    dataOf(
+      await api.POST('/highlights', { body: { noteId: saved.note.id, coreType: CoreType.highlight, quote } }),
+      201,
+    );
+    const page = dataOf(await api.GET('/extension/page', { params: { query: { url: `${url}#section` } } }));
+    expect(page.note).toMatchObject({ id: saved.note.id, title: 'A page', highlightCount: 1 });
+    expect(page.note?.readerUrl).toBe(`${server.url}/?pi=${saved.note.id}&vs=${ViewStyle.article}`);
+    expect(page.highlights.map((h) => h.text)).toEqual([quote]);
+    // Another user's page is theirs alone.
+    const { api: theirs } = await stranger();
+    expect(dataOf(await theirs.GET('/extension/page', { params: { query: { url } } })).note).toBeNull();
+    expectRefused(await api.GET('/extension/page', { params: { query: { url: '' } } }), 'url');
+  });
+
+  test('upload a rendered page through the policy, then its callback saves it', async () => {
+    const { api } = await owner();
+    const url = `${site.origin}/behind-a-login`;
+    const policy = dataOf(await api.POST('/extension/uploads', { body: { url } }), 201);
+    expect(policy.host).toBe(`${server.url}/upload`);
+    expect(policy.callback).toBe(`${server.url}/openapi/v1/extension/uploads/complete`);
+    const upload = await postUploadForm(
+      policy,
+      pageFile(url, article('Only the user could see this', PARAGRAPHS)),
+    );
+    expect(upload.status).toBe(200);
+    const done = dataOf(await api.POST('/extension/uploads/complete', { body: { key: policy.key } }));
+    expect(done.created).toBe(true);
+    await clipSettled(deps, done.note.id);
+    const read = dataOf(await api.GET('/notes/{id}', { params: { path: { id: done.note.id } } }));
+    expect([read.title, read.url]).toEqual(['Only the user could see this', url]);
+    expect(site.hits.get('/behind-a-login')).toBeUndefined();
+    // The callback again (a retry): the same note.
+    const again = dataOf(await api.POST('/extension/uploads/complete', { body: { key: policy.key } }));
+    expect([again.note.id, again.created]).toEqual([done.note.id, false]);
+    // Not another user's upload.
+    const { api: theirs } = await stranger();
+    expectNotFound(await theirs.POST('/extension/uploads/complete', { body: { key: policy.key } }));
+    expectRefused(
+      await api.POST('/extension/uploads/complete', { body: { key: '../../etc/passwd' } }),
+      'key',
+    );
+    expectRefused(await api.POST('/extension/uploads', { body: { url: 'ftp://example.test/' } }), 'url');
   });
 });
 

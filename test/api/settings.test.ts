@@ -33,6 +33,7 @@ const DEFAULTS: UserSettings = {
   c4: null,
   c5: null,
   c6: null,
+  shortcuts: null,
 };
 
 /** The stored row of an account, or null when it has none. */
@@ -103,17 +104,24 @@ describe('reading and changing', () => {
     });
   });
 
-  test('reset puts colours and tooltip style back to the defaults and keeps the theme', async () => {
+  test('reset puts colours and tooltip style back to the defaults and keeps the theme and the shortcuts', async () => {
     const reader = await signedInUser(deps);
+    const shortcuts = { highlight: 'Ctrl+Shift+1', annotate: 'Alt+N', save: 'Alt+Shift+S' };
     await reader.caller.settings.update({
       theme: Theme.dark,
       textTooltipStyle: TextTooltipStyle.defaultColour,
       c2: '#ABCDEF',
+      shortcuts,
     });
-    await expect(reader.caller.settings.reset()).resolves.toEqual({ ...DEFAULTS, theme: 'y' });
+    await expect(reader.caller.settings.reset()).resolves.toEqual({ ...DEFAULTS, theme: 'y', shortcuts });
+    // Reset again: nothing more to reset, the same answer.
+    await expect(reader.caller.settings.reset()).resolves.toEqual({ ...DEFAULTS, theme: 'y', shortcuts });
+  });
+
+  test('a user without settings resets to the defaults', async () => {
+    const reader = await signedInUser(deps);
+    await expect(reader.caller.settings.reset()).resolves.toEqual(DEFAULTS);
     expect(await rowOf(reader)).toBeNull();
-    // Reset again: nothing to remove, the same answer.
-    await expect(reader.caller.settings.reset()).resolves.toEqual({ ...DEFAULTS, theme: 'y' });
   });
 
   test('values this page cannot show (written by hand) read as the defaults', async () => {
@@ -145,6 +153,29 @@ describe('what is refused, over HTTP', () => {
     ["the theme 'system' (null follows the system)", { theme: 'system' }, 'errors.invalidInput'],
     ['an unknown field', { c7: '#123456' }, 'errors.invalidInput'],
     ['one good field beside a bad one', { c1: '#123456', c2: '#12345' }, 'errors.invalidInput'],
+    ...(
+      [
+        ['a bare letter as a shortcut', 'H', 'errors.shortcutInvalid'],
+        ['a shortcut with two keys', 'Alt+H+J', 'errors.shortcutInvalid'],
+        ['a lower-case shortcut', 'alt+h', 'errors.shortcutInvalid'],
+        ['a NUL in a shortcut', 'Alt+\u0000', 'errors.invalidCharacters'],
+        ['a long shortcut', `Alt+${'H'.repeat(5000)}`, 'errors.shortcutInvalid'],
+      ] as const
+    ).map(([what, highlight, key]): [string, Record<string, unknown>, string] => [
+      what,
+      { shortcuts: { highlight, annotate: 'Alt+N', save: 'Alt+S' } },
+      key,
+    ]),
+    [
+      'the same shortcut twice',
+      { shortcuts: { highlight: 'Alt+N', annotate: 'Alt+N', save: 'Alt+S' } },
+      'errors.shortcutTaken',
+    ],
+    [
+      'shortcuts missing one',
+      { shortcuts: { highlight: 'Alt+H', annotate: 'Alt+N' } },
+      'errors.invalidInput',
+    ],
   ];
 
   test.each(cases)('%s: a translated 400, nothing stored', async (_what, input, key) => {

@@ -39,6 +39,7 @@ import { ExtractionPool } from '../../server/domain/clip/extract-in-worker.ts';
 import { clipUrl } from '../../server/domain/notes/clip.service.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis, type Queues } from '../../server/queue.ts';
+import { createStorage } from '../../server/storage/index.ts';
 import { ClipStatus } from '../../src/enums.ts';
 import { corpusIds, corpusPage } from '../helpers/site.ts';
 
@@ -233,7 +234,7 @@ async function runOnce(
   let peakRss = process.memoryUsage().rss;
   const started = performance.now();
   const workers: RunningWorkers = await startWorkers(
-    { config, orm, redis: env.redis, queues },
+    { config, orm, redis: env.redis, queues, storage: createStorage(config) },
     { extractionPool: pool },
   );
   const settledCount = async () => {

@@ -37,6 +37,7 @@ import { urlHash } from '../../server/domain/notes/clip.service.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { CLIENT_DIST } from '../../server/static.ts';
+import { createStorage } from '../../server/storage/index.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -113,7 +114,10 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
   });
 }
 const { token } = await createSession(orm.em.fork(), user, { ip: null, userAgent: 'bench' });
-const server = createApp({ config, orm, redis, queues }).listen(0, '127.0.0.1');
+const server = createApp({ config, orm, redis, queues, storage: createStorage(config) }).listen(
+  0,
+  '127.0.0.1',
+);
 await new Promise((r) => server.once('listening', r));
 const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 

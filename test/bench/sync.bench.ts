@@ -16,6 +16,7 @@ import { User } from '../../server/db/entities/index.ts';
 import { createOrm, migrate } from '../../server/db/orm.ts';
 import { createSyncToken } from '../../server/domain/sync/tokens.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
+import { createStorage } from '../../server/storage/index.ts';
 import type { SyncDownloadResponse, SyncInitResponse } from '../../src/schemas/sync.ts';
 import { percentiles } from './bench-db.ts';
 
@@ -68,7 +69,10 @@ const orm = await createOrm(BENCH_URL);
 await migrate(orm);
 const redis = createRedis(config.redisUrl, 'producer');
 const queues = createQueues(redis, config.redisPrefix);
-const server: Server = createApp({ config, orm, redis, queues }).listen(0, '127.0.0.1');
+const server: Server = createApp({ config, orm, redis, queues, storage: createStorage(config) }).listen(
+  0,
+  '127.0.0.1',
+);
 await new Promise<void>((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/sync/v1`;
 

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setClock } from '../../server/clock.ts';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import { createOrm } from '../../server/db/orm.ts';
 import type { AppDeps } from '../../server/deps.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
+import { createStorage } from '../../server/storage/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export interface TestDeps extends AppDeps {
@@ -26,12 +30,15 @@ export const TEST_NOW = '2026-03-14T09:30:00Z';
 export async function createTestDeps(env: Record<string, string> = {}): Promise<TestDeps> {
   setClock(TEST_NOW);
   const database = await createTestDatabase();
+  // Stored files (uploads) go to a directory of this file's own, removed with it.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'margin-test-data-'));
   const config: AppConfig = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATABASE_URL: database.url,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `t-${randomBytes(5).toString('hex')}`,
+    DATA_DIR: dataDir,
     ...env,
   });
   setLogLevel(config.logLevel);
@@ -43,6 +50,7 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
     orm,
     redis,
     queues,
+    storage: createStorage(config),
     database,
     async close() {
       await closeQueues(queues);
@@ -51,6 +59,7 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
       redis.disconnect();
       await orm.close();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

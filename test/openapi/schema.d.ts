@@ -54,6 +54,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/extension/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The saved note of a page, with its highlights
+         * @description By the page’s address, as saving normalises it; `note` is null for a page not saved.
+         */
+        get: operations["getExtensionPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extension/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extension’s preferences
+         * @description Text tooltip style, the six highlight colours and the shortcuts, defaults filled in; the account’s language; the oldest extension version the server accepts.
+         */
+        get: operations["getExtensionSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extension/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An upload policy for a rendered page
+         * @description POST a multipart form to `host` with every field of `fields`, `success_action_status` 200 and the `file` (a JSON header line, then the HTML); on 200, POST `{ key }` to `callback`. The policy expires after 15 minutes and takes at most `maxBytes`.
+         */
+        post: operations["createUploadPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extension/uploads/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save the uploaded page
+         * @description The upload policy’s callback: the uploaded page is parsed into the note for the policy’s address. Calling it again answers with the same note.
+         */
+        post: operations["completeUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/folders": {
         parameters: {
             query?: never;
@@ -327,6 +407,33 @@ export interface components {
             filename: string;
             mimeType: string;
         };
+        ExtensionPage: {
+            highlights: components["schemas"]["Highlight"][];
+            note: {
+                highlightCount: number;
+                id: string;
+                readerUrl: string;
+                title: string;
+            } | null;
+        };
+        ExtensionSettings: {
+            colours: {
+                c1: string;
+                c2: string;
+                c3: string;
+                c4: string;
+                c5: string;
+                c6: string;
+            };
+            language: string;
+            minVersion: string;
+            shortcuts: {
+                annotate: string;
+                highlight: string;
+                save: string;
+            };
+            textTooltipStyle: number;
+        };
         Failure: {
             /** @description The HTTP status; never 1. */
             code: number;
@@ -448,6 +555,20 @@ export interface components {
             folderId?: string | null;
             /** @description The note’s tags from now on. */
             tags?: string[];
+        };
+        UploadPolicy: {
+            accessid: string;
+            callback: string;
+            /** @description Epoch seconds. */
+            expiresAt: number;
+            fields: {
+                [key: string]: string;
+            };
+            host: string;
+            key: string;
+            maxBytes: number;
+            policy: string;
+            signature: string;
         };
     };
     responses: never;
@@ -657,6 +778,301 @@ export interface operations {
                 };
             };
             /** @description The highlight (`highlightId`) is not found, or not yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Invalid input: `error.fields` names each refused field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Over the rate limit: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getExtensionPage: {
+        parameters: {
+            query: {
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: `code` is 1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 1;
+                        data: components["schemas"]["ExtensionPage"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description No token, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Invalid input: `error.fields` names each refused field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Over the rate limit: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    getExtensionSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: `code` is 1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 1;
+                        data: components["schemas"]["ExtensionSettings"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description No token, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Invalid input: `error.fields` names each refused field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Over the rate limit: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    createUploadPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send the same key when retrying: the first answer comes back, nothing is made twice (kept 24 hours). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` is 1. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 1;
+                        data: components["schemas"]["UploadPolicy"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description No token, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Invalid input: `error.fields` names each refused field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Over the rate limit: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    completeUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send the same key when retrying: the first answer comes back, nothing is made twice (kept 24 hours). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: `code` is 1. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 1;
+                        data: {
+                            created: boolean;
+                            note: components["schemas"]["Note"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No token, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description No upload was made with this key, or it is not yours. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { PullApp } from '../../../src/schemas/sync.ts';
+import type { TokenApp } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
@@ -12,7 +12,7 @@ export const DeviceTicketSchema = defineEntity({
   tableName: 'device_ticket',
   properties: {
     clientId: p.string().length(128).primary(),
-    app: p.string().length(16).$type<PullApp>(),
+    app: p.string().length(16).$type<TokenApp>(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
     expiresAt: p.datetime(),
     usedAt: p.datetime().nullable(),

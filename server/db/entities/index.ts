@@ -11,6 +11,7 @@ import { NoteContentSchema } from './note-content.entity.ts';
 import { OrderSchema } from './order.entity.ts';
 import { SessionSchema } from './session.entity.ts';
 import { SyncTokenSchema } from './sync-token.entity.ts';
+import { UploadSchema } from './upload.entity.ts';
 import { UserSchema } from './user.entity.ts';
 import { UserSettingSchema } from './user-setting.entity.ts';
 import { VerificationCodeSchema } from './verification-code.entity.ts';
@@ -30,6 +31,7 @@ export { NoteContent } from './note-content.entity.ts';
 export { Order } from './order.entity.ts';
 export { Session } from './session.entity.ts';
 export { SyncToken } from './sync-token.entity.ts';
+export { Upload } from './upload.entity.ts';
 export { User } from './user.entity.ts';
 export { UserSetting } from './user-setting.entity.ts';
 export { VerificationCode } from './verification-code.entity.ts';
@@ -56,4 +58,5 @@ export const ENTITIES = [
   MembershipEventSchema,
   UserSettingSchema,
   FeedbackSchema,
+  UploadSchema,
 ];

@@ -1,5 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import type { PullApp } from '../../../src/schemas/sync.ts';
+import type { TokenApp } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
@@ -10,7 +10,7 @@ export const SyncTokenSchema = defineEntity({
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     user: () => p.manyToOne(User).deleteRule('cascade'),
-    app: p.string().length(16).$type<PullApp>(),
+    app: p.string().length(16).$type<TokenApp>(),
     name: p.string().length(64),
     tokenHash: p.string().length(64).unique(),
     /** The plugin's own id, when the token came from the device flow. */

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import type { Shortcuts } from '../../../src/schemas/extension.ts';
 import { clock } from '../../clock.ts';
 import { User } from './user.entity.ts';
 
@@ -17,6 +18,8 @@ export const UserSettingSchema = defineEntity({
     c4: p.string().length(7).nullable(),
     c5: p.string().length(7).nullable(),
     c6: p.string().length(7).nullable(),
+    /** The browser extension's keyboard shortcuts (src/schemas/extension.ts). */
+    shortcuts: p.json<Shortcuts>().nullable(),
     updatedAt: p
       .datetime()
       .onCreate(() => clock.now())

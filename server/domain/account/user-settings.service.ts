@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isEnumValue, TextTooltipStyle } from '../../../src/enums.ts';
+import { type Shortcuts, zShortcuts } from '../../../src/schemas/extension.ts';
 import {
   type UpdateUserSettingsInput,
   type UserSettings,
@@ -23,6 +24,7 @@ interface SettingsRow {
   c4: string | null;
   c5: string | null;
   c6: string | null;
+  shortcuts: Shortcuts | null;
 }
 
 /** Values written before this page existed (or by hand) that it cannot show read as the default. */
@@ -37,12 +39,13 @@ function toSettings(row: SettingsRow): UserSettings {
     c4: row.c4,
     c5: row.c5,
     c6: row.c6,
+    shortcuts: zShortcuts.safeParse(row.shortcuts).data ?? null,
   };
 }
 
 export async function getUserSettings(em: EntityManager, user: User): Promise<UserSettings> {
   const [row] = await em.execute<SettingsRow[]>(
-    `select u.theme, s.text_tooltip_style, s.c1, s.c2, s.c3, s.c4, s.c5, s.c6
+    `select u.theme, s.text_tooltip_style, s.c1, s.c2, s.c3, s.c4, s.c5, s.c6, s.shortcuts
      from "user" u left join "user_setting" s on s.user_id = u.id
      where u.id = ?`,
     [user.id],
@@ -76,8 +79,15 @@ export async function updateUserSettings(
   return getUserSettings(em, user);
 }
 
-/** Colours and tooltip style back to their defaults; the theme is the page's own choice and stays. */
+/**
+ * Colours and tooltip style back to their defaults; the theme is the page's own choice and stays,
+ * as do the extension's shortcuts (another page's).
+ */
 export async function resetUserSettings(em: EntityManager, user: User): Promise<UserSettings> {
-  await em.nativeDelete(UserSetting, { user: user.id });
+  await em.nativeUpdate(
+    UserSetting,
+    { user: user.id },
+    { textTooltipStyle: null, c1: null, c2: null, c3: null, c4: null, c5: null, c6: null },
+  );
   return getUserSettings(em, user);
 }

@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
-import { type PullApp, pullAppOfServiceId, type SyncTokenView } from '../../../src/schemas/sync.ts';
+import {
+  isPullApp,
+  type SyncTokenView,
+  type TokenApp,
+  tokenAppOfServiceId,
+} from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { DeviceTicket, SyncToken, User } from '../../db/entities/index.ts';
 import { hashToken, newToken } from '../auth/session-token.ts';
@@ -12,7 +17,12 @@ export const DEVICE_TICKET_TTL_MS = 10 * 60_000;
 const LAST_USED_EVERY_MS = 60_000;
 const TOKEN_PREFIX = 'msync_';
 
-const APP_NAMES: Record<PullApp, string> = { obsidian: 'Obsidian', logseq: 'Logseq', siyuan: 'SiYuan' };
+const APP_NAMES: Record<TokenApp, string> = {
+  obsidian: 'Obsidian',
+  logseq: 'Logseq',
+  siyuan: 'SiYuan',
+  extension: 'Browser extension',
+};
 
 function view(token: SyncToken): SyncTokenView {
   return {
@@ -29,7 +39,7 @@ function view(token: SyncToken): SyncTokenView {
 export async function createSyncToken(
   em: EntityManager,
   user: User,
-  input: { app: PullApp; name?: string; clientId?: string },
+  input: { app: TokenApp; name?: string; clientId?: string },
 ): Promise<{ token: string; view: SyncTokenView }> {
   const token = `${TOKEN_PREFIX}${newToken()}`;
   const entity = em.create(SyncToken, {
@@ -39,7 +49,7 @@ export async function createSyncToken(
     tokenHash: hashToken(token),
     clientId: input.clientId ?? null,
   });
-  await markBound(em, user, input.app);
+  if (isPullApp(input.app)) await markBound(em, user, input.app);
   await em.flush();
   return { token, view: view(entity) };
 }
@@ -114,8 +124,8 @@ export async function confirmDevice(
   em: EntityManager,
   user: User,
   input: { serviceId: number; clientId: string },
-): Promise<{ app: PullApp }> {
-  const app = pullAppOfServiceId(input.serviceId);
+): Promise<{ app: TokenApp }> {
+  const app = tokenAppOfServiceId(input.serviceId);
   if (!app) throw new AppError('BAD_REQUEST', 'errors.syncServiceUnknown');
   const expiresAt = new Date(clock.now().getTime() + DEVICE_TICKET_TTL_MS);
   const rows = await em.execute<{ client_id: string }[]>(
@@ -141,7 +151,7 @@ export type DeviceRedemption =
 export async function redeemDeviceTicket(em: EntityManager, clientId: string): Promise<DeviceRedemption> {
   return em.transactional(async (tx) => {
     const now = clock.now();
-    const [taken] = await tx.execute<{ user_id: string; app: PullApp }[]>(
+    const [taken] = await tx.execute<{ user_id: string; app: TokenApp }[]>(
       `update device_ticket set used_at = ? where client_id = ? and used_at is null and expires_at > ?
        returning user_id, app`,
       [now, clientId, now],

@@ -1,5 +1,6 @@
 import type { Operation } from '../operation.ts';
 import { dailyOperations } from './daily.ts';
+import { extensionOperations } from './extension.ts';
 import { highlightOperations } from './highlights.ts';
 import { libraryOperations } from './library.ts';
 import { noteOperations } from './notes.ts';
@@ -10,4 +11,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...highlightOperations,
   ...libraryOperations,
   ...dailyOperations,
+  ...extensionOperations,
 ];

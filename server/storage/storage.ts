@@ -1,0 +1,37 @@
+// One interface for stored files (DESIGN.md: `local` under DATA_DIR/files, or any S3-compatible
+// store): extension uploads now, the reader's images later. Keys are `/`-separated relative paths.
+
+/** A browser-style upload: POST a multipart form with `fields` and then the file to `host`. */
+export interface UploadForm {
+  host: string;
+  fields: Record<string, string>;
+  /** The spec's names for what a driver signs with. */
+  accessId: string;
+  policy: string;
+  signature: string;
+}
+
+export interface UploadRequest {
+  key: string;
+  maxBytes: number;
+  expiresAt: Date;
+  /** Margin's public origin (the local driver's host is Margin itself). */
+  origin: string;
+}
+
+export interface FileStorage {
+  readonly driver: 'local' | 's3';
+  /** A signed form that lets its holder upload one file of at most `maxBytes` to `key` until `expiresAt`. */
+  uploadForm(request: UploadRequest): Promise<UploadForm>;
+  /** The file's bytes, or null when there is none; more than `maxBytes` is refused. */
+  read(key: string, maxBytes: number): Promise<Buffer | null>;
+  write(key: string, body: Buffer, contentType: string): Promise<void>;
+  remove(key: string): Promise<void>;
+}
+
+export class FileTooLargeError extends Error {
+  constructor(key: string) {
+    super(`stored file ${key} is larger than allowed`);
+    this.name = 'FileTooLargeError';
+  }
+}

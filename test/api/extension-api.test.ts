@@ -1,0 +1,307 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setClock } from '../../server/clock.ts';
+import { Note, Upload } from '../../server/db/entities/index.ts';
+import { LIMITS } from '../../server/domain/rate-limit.ts';
+import { UPLOAD_POLICY_TTL_MS } from '../../server/domain/uploads/uploads.service.ts';
+import { EXTENSION_CLIENT_HEADER, type UploadPolicy } from '../../src/schemas/extension.ts';
+import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
+import { extensionUser, pageFile, postUploadForm } from '../helpers/extension.ts';
+import { type RunningServer, startServer } from '../helpers/http.ts';
+import { article } from '../helpers/site.ts';
+
+// The browser extension's side of the server: its device-flow token on the Open API (what it may
+// do, the minimum version, revoking), and saving rendered pages through upload policies with
+// the local store and with an S3-compatible one (s3rver).
+
+const PARAGRAPHS = [
+  'A page only its reader could see: behind a sign-in, and drawn by scripts after it loaded.',
+  'The extension sends the page as the browser rendered it, so nothing has to be fetched again.',
+];
+
+/** The HTML a note was saved from. */
+async function originalHtml(deps: TestDeps, noteId: string): Promise<string | undefined> {
+  const [row] = await deps.orm.em
+    .fork()
+    .execute<{ original_html: string }[]>('select original_html from note_content where note_id = ?', [
+      noteId,
+    ]);
+  return row?.original_html;
+}
+
+/** Answers an Open API call's status and envelope. */
+async function call(
+  server: RunningServer,
+  headers: Record<string, string>,
+  method: string,
+  route: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${server.url}/openapi/v1${route}`, {
+    method,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return {
+    status: response.status,
+    // biome-ignore lint/suspicious/noExplicitAny: each test asserts the shape of the data it reads
+    body: (await response.json()) as { code: number; message: string; data: any },
+  };
+}
+
+describe('with the local store', () => {
+  let deps: TestDeps;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    deps = await createTestDeps({ MEMBERSHIP: 'on' });
+    server = await startServer(deps);
+  });
+  afterAll(async () => {
+    await server.close();
+    await deps.close();
+  });
+
+  test('the device flow gives the extension a token of its own: listed, free of the PRO gate, useless for pulling', async () => {
+    const user = await extensionUser(deps, server.url);
+    expect(user.extensionToken).toMatch(/^msync_/);
+    const tokens = await user.caller.sync.tokens();
+    expect(tokens.map((t) => [t.app, t.name])).toEqual([['extension', 'Browser extension']]);
+    // A free account on a server with membership on: clipping and highlighting are every plan's.
+    const saved = await call(server, user.headers, 'POST', '/notes', {
+      url: 'https://example.test/free',
+      html: article('Free to save', PARAGRAPHS),
+    });
+    expect(saved.status).toBe(201);
+    // The daily-note API is not the extension's.
+    expect((await call(server, user.headers, 'GET', '/daily/today')).status).toBe(403);
+    // Nor is pulling, as the note tools do.
+    const pull = await fetch(`${server.url}/api/sync/v1/init`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: 'extension-client-1' }),
+    });
+    expect(pull.status).toBe(401);
+  });
+
+  test('an extension older than the minimum is told to update, in the account language', async () => {
+    const user = await extensionUser(deps, server.url, '25.4.99');
+    const old = await call(server, user.headers, 'GET', '/extension/settings');
+    expect(old.status).toBe(403);
+    expect(old.body.message).toBe(
+      `Plugin version is too low, please update (25.4.99 -> ${deps.config.extensionMinVersion})`,
+    );
+    const unnamed = await call(
+      server,
+      { Authorization: user.headers.Authorization },
+      'GET',
+      '/extension/settings',
+    );
+    expect(unnamed.status).toBe(403);
+    const newer = { ...user.headers, [EXTENSION_CLIENT_HEADER]: 'firefox/25.10.1' };
+    expect((await call(server, newer, 'GET', '/extension/settings')).status).toBe(200);
+  });
+
+  test('the settings page’s choices reach the extension', async () => {
+    const user = await extensionUser(deps, server.url);
+    await user.caller.settings.update({
+      textTooltipStyle: 4,
+      c3: '#123456',
+      shortcuts: { highlight: 'Ctrl+1', annotate: 'Ctrl+2', save: 'Ctrl+3' },
+    });
+    const { body } = await call(server, user.headers, 'GET', '/extension/settings');
+    expect(body.data).toMatchObject({
+      textTooltipStyle: 4,
+      colours: { c3: '#123456' },
+      shortcuts: { highlight: 'Ctrl+1', annotate: 'Ctrl+2', save: 'Ctrl+3' },
+      language: 'en',
+    });
+  });
+
+  test('a revoked token is refused at once', async () => {
+    const user = await extensionUser(deps, server.url);
+    const [token] = await user.caller.sync.tokens();
+    await user.caller.sync.revokeToken({ id: token?.id as number });
+    expect((await call(server, user.headers, 'GET', '/extension/settings')).status).toBe(401);
+  });
+
+  async function policyFor(headers: Record<string, string>, url: string): Promise<UploadPolicy> {
+    const answer = await call(server, headers, 'POST', '/extension/uploads', { url });
+    expect(answer.status).toBe(201);
+    return answer.body.data;
+  }
+
+  const storedNotes = (userId: number) => deps.orm.em.fork().count(Note, { user: userId });
+
+  test('a policy used late, altered, for another key or for a larger file stores nothing', async () => {
+    const user = await extensionUser(deps, server.url);
+    const url = 'https://example.test/refused';
+    const file = pageFile(url, article('Refused', PARAGRAPHS));
+    const policy = await policyFor(user.headers, url);
+
+    const decoded = JSON.parse(Buffer.from(policy.policy, 'base64').toString('utf8'));
+    decoded.conditions[1][2] = 100 * 1024 * 1024;
+    const widened = Buffer.from(JSON.stringify(decoded)).toString('base64');
+    expect((await postUploadForm(policy, file, { policy: widened })).status).toBe(403);
+    expect(
+      (await postUploadForm(policy, file, { key: `${user.user.id}/uploads/another-key-1.txt` })).status,
+    ).toBe(403);
+    expect((await postUploadForm(policy, file, { Signature: 'AAAA' })).status).toBe(403);
+
+    // A small limit of its own (as a policy for a small file would have) is kept.
+    const small = await deps.storage.uploadForm({
+      key: policy.key,
+      maxBytes: 10,
+      expiresAt: new Date(Date.parse(TEST_NOW) + 3_600_000),
+      origin: server.url,
+    });
+    expect((await postUploadForm({ ...policy, fields: small.fields }, file)).status).toBe(403);
+
+    setClock(new Date(Date.now() + UPLOAD_POLICY_TTL_MS + 1000));
+    try {
+      expect((await postUploadForm(policy, file)).status).toBe(403);
+    } finally {
+      setClock(TEST_NOW);
+    }
+    expect(await deps.storage.read(policy.key, 1e9)).toBeNull();
+    const complete = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+      key: policy.key,
+    });
+    expect(complete.status).toBe(404);
+    expect(complete.body.message).toBe('That upload was not found. Save the page again.');
+    expect(await storedNotes(user.user.id)).toBe(0);
+  });
+
+  test('a file that is not a page upload is refused with nothing saved, and can be uploaded again', async () => {
+    const user = await extensionUser(deps, server.url);
+    const url = 'https://example.test/not-a-page';
+    const policy = await policyFor(user.headers, url);
+    expect((await postUploadForm(policy, 'no header line')).status).toBe(200);
+    const refused = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+      key: policy.key,
+    });
+    expect(refused.status).toBe(422);
+    expect(await storedNotes(user.user.id)).toBe(0);
+    expect((await postUploadForm(policy, pageFile(url, article('Now a page', PARAGRAPHS)))).status).toBe(200);
+    expect(
+      (await call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key })).status,
+    ).toBe(200);
+    expect(await storedNotes(user.user.id)).toBe(1);
+  });
+
+  test('the callback called many times at once saves one note, and the file is then removed', async () => {
+    const user = await extensionUser(deps, server.url);
+    const url = 'https://example.test/at-once';
+    const policy = await policyFor(user.headers, url);
+    expect((await postUploadForm(policy, pageFile(url, article('At once', PARAGRAPHS)))).status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key }),
+      ),
+    );
+    const succeeded = answers.filter((a) => a.status === 200);
+    expect(succeeded.length).toBeGreaterThan(0);
+    // Those not first either answer the same note or ask to try again in a moment.
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    expect(new Set(succeeded.map((a) => a.body.data.note.id)).size).toBe(1);
+    expect(succeeded.filter((a) => a.body.data.created)).toHaveLength(1);
+    expect(await storedNotes(user.user.id)).toBe(1);
+    const em = deps.orm.em.fork();
+    const upload = await em.findOneOrFail(Upload, { key: policy.key });
+    expect(upload.noteId).toBe(succeeded[0]?.body.data.note.id);
+    expect(await originalHtml(deps, upload.noteId as string)).toContain(PARAGRAPHS[0]);
+    expect(await deps.storage.read(policy.key, 1e9)).toBeNull();
+  });
+
+  test('policies are counted per account and hour', async () => {
+    const user = await extensionUser(deps, server.url);
+    const statuses = await Promise.all(
+      Array.from({ length: LIMITS.uploads.perUserHour.max + 5 }, (_, i) =>
+        call(server, user.headers, 'POST', '/extension/uploads', { url: `https://example.test/${i}` }).then(
+          (a) => a.status,
+        ),
+      ),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(LIMITS.uploads.perUserHour.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(await deps.orm.em.fork().count(Upload, { user: user.user.id })).toBe(
+      LIMITS.uploads.perUserHour.max,
+    );
+  });
+});
+
+describe('with an S3-compatible store', () => {
+  let deps: TestDeps;
+  let server: RunningServer;
+  let s3: S3rver;
+  let s3Dir: string;
+
+  beforeAll(async () => {
+    s3Dir = mkdtempSync(path.join(tmpdir(), 'margin-s3-'));
+    s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: s3Dir,
+      configureBuckets: [{ name: 'margin-files', configs: [] }],
+    });
+    const { port } = await s3.run();
+    deps = await createTestDeps({
+      STORAGE: 's3',
+      S3_BUCKET: 'margin-files',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_FORCE_PATH_STYLE: '1',
+    });
+    server = await startServer(deps);
+  });
+  afterAll(async () => {
+    await server.close();
+    await deps.close();
+    await s3.close();
+    rmSync(s3Dir, { recursive: true, force: true });
+  });
+
+  test('the policy is a presigned POST to the bucket; the callback reads the object back and saves the page', async () => {
+    const user = await extensionUser(deps, server.url);
+    const url = 'https://example.test/s3-page';
+    const answer = await call(server, user.headers, 'POST', '/extension/uploads', { url });
+    expect(answer.status).toBe(201);
+    const policy: UploadPolicy = answer.body.data;
+    expect(policy.host).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/margin-files$/);
+    expect(policy.fields).toMatchObject({ key: policy.key, 'X-Amz-Algorithm': 'AWS4-HMAC-SHA256' });
+    expect(policy.signature).toBe(policy.fields['X-Amz-Signature']);
+    // The signed policy bounds the size and the key (s3rver does not check POST policies; S3 does).
+    const conditions = JSON.parse(Buffer.from(policy.policy, 'base64').toString('utf8')).conditions;
+    expect(conditions).toEqual(
+      expect.arrayContaining([['content-length-range', 0, policy.maxBytes], { key: policy.key }]),
+    );
+
+    const upload = await postUploadForm(policy, pageFile(url, article('Stored in a bucket', PARAGRAPHS)));
+    expect(upload.status).toBe(200);
+    expect(await deps.storage.read(policy.key, 1e9)).not.toBeNull();
+    const done = await call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key });
+    expect(done.status).toBe(200);
+    expect(done.body.data.created).toBe(true);
+    expect(await originalHtml(deps, done.body.data.note.id)).toContain('Stored in a bucket');
+    expect(await deps.storage.read(policy.key, 1e9)).toBeNull();
+    // No /upload target when the files are in a bucket.
+    expect((await fetch(`${server.url}/upload`, { method: 'POST' })).status).toBe(404);
+  });
+
+  test('an object larger than a page may be is not read', async () => {
+    const user = await extensionUser(deps, server.url);
+    const url = 'https://example.test/s3-huge';
+    const { body } = await call(server, user.headers, 'POST', '/extension/uploads', { url });
+    await deps.storage.write(body.data.key, Buffer.alloc(body.data.maxBytes + 1, 'a'), 'text/plain');
+    const done = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+      key: body.data.key,
+    });
+    expect(done.status).toBe(413);
+  });
+});
