@@ -72,10 +72,15 @@ async function bundle(target: Target): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-async function writeZip(path: string, files: Record<string, string>): Promise<void> {
+/** Writes `files` into a zip (under `folder` when given) that is the same for the same files. */
+export async function writeZip(
+  path: string,
+  files: Record<string, string | Buffer>,
+  folder = '',
+): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const [name, content] of Object.entries(files)) {
-    zip.addBuffer(Buffer.from(content), `${PLUGIN_FOLDER}/${name}`, { mtime: ZIP_MTIME });
+    zip.addBuffer(Buffer.from(content), folder ? `${folder}/${name}` : name, { mtime: ZIP_MTIME });
   }
   zip.end();
   const out = createWriteStream(path);
@@ -105,7 +110,7 @@ export async function buildPlugins(outDir = join(ROOT, 'dist/plugins'), options 
     await mkdir(folder, { recursive: true });
     for (const [name, content] of Object.entries(files)) await writeFile(join(folder, name), content);
     zips[tool] = join(outDir, `${target.zip}.zip`);
-    await writeZip(zips[tool], files);
+    await writeZip(zips[tool], files, PLUGIN_FOLDER);
   }
   return zips;
 }

@@ -1,36 +1,18 @@
 import { z } from 'zod';
-import { EXTENSION_VERSIONS } from '../constants.ts';
 import { ExtensionMarket } from '../enums.ts';
+import { EXTENSION_SHORTCUTS, SHORTCUT_PATTERN, UploadContentType } from '../rules/extension.ts';
 import { zStoredId } from '../rules/id.ts';
 import { NOTE_URL_MAX } from '../rules/note-url.ts';
 import { zText } from '../rules/text.ts';
 import { zApiHighlight } from './openapi.ts';
 
+export * from '../rules/extension.ts';
+
 // The browser extension's side of the Open API (`/openapi/v1/extension/…`) and the upload policy
 // (spec sections 3 and 7). The extension (extension/) and the server parse with these.
 
-/** The device flow's `serviceId` of the browser extension (the note tools have 7, 11 and 34). */
-export const EXTENSION_SERVICE_ID = 2;
-
-/** Sent by the extension on every call: `<market>/<version>`, e.g. `chrome/25.4.307`. */
-export const EXTENSION_CLIENT_HEADER = 'X-Margin-Extension';
-
-/** The extension this project builds is as new as the spec's Chrome, Edge and Firefox version. */
-export const EXTENSION_VERSION = EXTENSION_VERSIONS.chrome;
-
 /** A dotted version: 25.4.307. */
 export const zVersion = z.string().regex(/^\d{1,5}(\.\d{1,5}){0,3}$/);
-
-/** Compares dotted versions part by part (25.4.307 < 25.10.1); a missing part is 0. */
-export function compareVersions(a: string, b: string): number {
-  const left = a.split('.').map(Number);
-  const right = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const diff = (left[i] ?? 0) - (right[i] ?? 0);
-    if (diff !== 0) return Math.sign(diff);
-  }
-  return 0;
-}
 
 /** The extension's `<market>/<version>` header, or null when it is not one. */
 export function parseExtensionClient(
@@ -41,27 +23,9 @@ export function parseExtensionClient(
   return { market: match[1] as ExtensionMarket, version: match[2] as string };
 }
 
-/** A version below the server's minimum: the extension must be updated. */
-export function isVersionTooLow(version: string, minimum: string): boolean {
-  return compareVersions(version, minimum) < 0;
-}
-
 export const zExtensionMarket = z.enum(Object.values(ExtensionMarket));
 
 // ── Shortcuts ──────────────────────────────────────────────────────────────────────────────
-
-/** What the extension's keyboard shortcuts do on a page. */
-export const EXTENSION_SHORTCUTS = ['highlight', 'annotate', 'save'] as const;
-export type ExtensionShortcut = (typeof EXTENSION_SHORTCUTS)[number];
-
-/** Modifiers in this order, then one letter or digit: `Alt+Shift+H`. */
-export const SHORTCUT_PATTERN = /^(Ctrl\+)?(Alt\+)?(Shift\+)?(Meta\+)?[A-Z0-9]$/;
-
-export const DEFAULT_SHORTCUTS: Readonly<Record<ExtensionShortcut, string>> = {
-  highlight: 'Alt+Shift+H',
-  annotate: 'Alt+Shift+N',
-  save: 'Alt+Shift+S',
-};
 
 export const zShortcut = zText()
   .max(24, 'errors.shortcutInvalid')
@@ -76,28 +40,6 @@ export const zShortcuts = z
     path: ['save'],
   });
 export type Shortcuts = z.infer<typeof zShortcuts>;
-
-/** The key combination of a keyboard event, written as SHORTCUT_PATTERN has it. */
-export function shortcutOf(event: {
-  key: string;
-  code?: string;
-  ctrlKey: boolean;
-  altKey: boolean;
-  shiftKey: boolean;
-  metaKey: boolean;
-}): string | null {
-  // With Alt (Option on a Mac) `key` is a symbol, so the physical key is read from `code`.
-  const fromCode = /^(?:Key([A-Z])|Digit([0-9]))$/.exec(event.code ?? '');
-  const key = fromCode ? (fromCode[1] ?? fromCode[2]) : event.key.length === 1 ? event.key.toUpperCase() : '';
-  if (!key || !/^[A-Z0-9]$/.test(key)) return null;
-  const parts = [
-    event.ctrlKey && 'Ctrl',
-    event.altKey && 'Alt',
-    event.shiftKey && 'Shift',
-    event.metaKey && 'Meta',
-  ].filter(Boolean);
-  return [...parts, key].join('+');
-}
 
 // ── What the extension reads ───────────────────────────────────────────────────────────────
 
@@ -116,13 +58,13 @@ export const zExtensionSettings = z
   .meta({ id: 'ExtensionSettings' });
 export type ExtensionSettings = z.infer<typeof zExtensionSettings>;
 
-export const zPageUrl = zText()
+export const zWebPageUrl = zText()
   .trim()
   .min(1, 'errors.cannotBeEmpty')
   .max(NOTE_URL_MAX, 'errors.urlInvalid')
   .refine((url) => /^https?:\/\//i.test(url), 'errors.urlInvalid');
 
-export const zExtensionPageQuery = z.object({ url: zPageUrl });
+export const zExtensionPageQuery = z.object({ url: zWebPageUrl });
 
 /** A page as the extension sees it: the saved note for its URL (if any) and its highlights. */
 export const zExtensionPage = z
@@ -143,14 +85,8 @@ export type ExtensionPage = z.infer<typeof zExtensionPage>;
 
 // ── Upload policy (spec section 7) ──────────────────────────────────────────────────────────
 
-/** The rendered page's HTML the extension uploads at most (the clip parser's own ceiling). */
-export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
-
-/** The spec's "content type 1": the file is a page's HTML. */
-export const UploadContentType = { pageHtml: 1 } as const;
-
 export const zUploadPolicyInput = z.object({
-  url: zPageUrl,
+  url: zWebPageUrl,
   title: zText().max(500, 'errors.tooLong').optional(),
 });
 
@@ -182,17 +118,12 @@ export const zUploadCompleteInput = z.object({ key: zUploadKey });
 
 /** The JSON line the uploaded text starts with (spec: page id, content type 1 and so on). */
 export const zUploadHeader = z.object({
-  pageId: zStoredId.optional(),
+  noteId: zStoredId.optional(),
   contentType: z.literal(UploadContentType.pageHtml),
-  url: zPageUrl,
+  url: zWebPageUrl,
   title: zText().max(500).optional(),
 });
 export type UploadHeader = z.infer<typeof zUploadHeader>;
-
-/** The uploaded file: the header as one JSON line, then the page's HTML. */
-export function uploadFile(header: UploadHeader, html: string): string {
-  return `${JSON.stringify(header)}\n${html}`;
-}
 
 /** The header and HTML of an uploaded file, or null when it is not one. */
 export function parseUploadFile(text: string): { header: UploadHeader; html: string } | null {

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
-import { pullAppOfServiceId, zSyncClientId } from '../../../src/schemas/sync.ts';
+import { tokenAppOfServiceId, zSyncClientId } from '../../../src/schemas/sync.ts';
 import { useTRPC } from '../../trpc.ts';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { loginPathFor, useMe } from '../auth/session.ts';
@@ -24,18 +24,18 @@ export function DeviceConfirmPage({ serviceId, clientId }: { serviceId: number; 
   const confirm = useMutation(
     trpc.sync.confirmDevice.mutationOptions({ onSuccess: () => setStep('allowed') }),
   );
-  const pullApp = pullAppOfServiceId(serviceId);
+  const tokenApp = tokenAppOfServiceId(serviceId);
   const path = `/page/gentoken/${serviceId}/${encodeURIComponent(clientId)}`;
   if (me === null) return <Redirect to={loginPathFor(path)} replace />;
 
-  const app = pullApp ? t(`sync.app.${pullApp}`) : '';
+  const app = tokenApp ? t(`sync.app.${tokenApp}`) : '';
   // What can be known before asking the server: a tool Margin does not know, a malformed client id.
-  const invalidKey = !pullApp
+  const invalidKey = !tokenApp
     ? 'errors.syncServiceUnknown'
     : !zSyncClientId.safeParse(clientId).success
       ? 'errors.syncClientInvalid'
       : null;
-  const title = pullApp ? t('sync.deviceTitle', { app }) : t('sync.deviceTitleUnknown');
+  const title = tokenApp ? t('sync.deviceTitle', { app }) : t('sync.deviceTitleUnknown');
   const done = step !== 'asking';
   return (
     <AuthLayout title={title}>
