@@ -91,7 +91,11 @@ async function pageOf(
 ): Promise<ExtensionPage | null> {
   const url = withoutHash(rawUrl);
   const known = tabId === undefined ? undefined : tabs.get(tabId);
-  if (known && known.url === url && !fresh && Date.now() - known.fetchedAt < PAGE_FRESH_MS) return known.page;
+  if (known && known.url === url && !fresh && Date.now() - known.fetchedAt < PAGE_FRESH_MS) {
+    // The browser clears a tab's badge when it navigates (a reload too).
+    if (tabId !== undefined) await showBadge(tabId, known.page);
+    return known.page;
+  }
   const page = await api<ExtensionPage>('GET', `/extension/page?url=${encodeURIComponent(url)}`).catch(
     () => known?.page ?? null,
   );

@@ -66,7 +66,9 @@ function rootOf(node: Node): TextRoot | null {
 /** The user's selection as one range, looking into open shadow roots where the browser can. */
 export function selectedRange(): Range | null {
   const selection = document.getSelection();
-  if (!selection || selection.isCollapsed || selection.rangeCount === 0) return null;
+  if (!selection || selection.rangeCount === 0) return null;
+  // Seen from the document, a selection inside a shadow tree is collapsed at its host: the
+  // composed ranges see into the open shadow roots named.
   const composed = (
     selection as Selection & { getComposedRanges?: (o: { shadowRoots: ShadowRoot[] }) => StaticRange[] }
   ).getComposedRanges;
@@ -80,6 +82,7 @@ export function selectedRange(): Range | null {
       return range;
     }
   }
+  if (selection.isCollapsed) return null;
   // A copy: the selection's own range follows it when it moves (into the annotation editor).
   return selection.getRangeAt(0).cloneRange();
 }

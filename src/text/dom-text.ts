@@ -12,6 +12,8 @@ import { isJsWhitespace } from './whitespace.ts';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
+/** A shadow root (the browser extension reads each open one as a text of its own). */
+const DOCUMENT_FRAGMENT_NODE = 11;
 const LINE_FEED = 0x0a;
 const SPACE = 0x20;
 const LINE_SEPARATOR = 0x2028;
@@ -189,6 +191,10 @@ export function domText(root: Node): DomText {
   const walk = (node: Node, inPre: boolean): void => {
     if (node.nodeType === TEXT_NODE) {
       writeText(node as Text, inPre);
+      return;
+    }
+    if (node.nodeType === DOCUMENT_FRAGMENT_NODE) {
+      for (let child = node.firstChild; child; child = child.nextSibling) walk(child, inPre);
       return;
     }
     if (node.nodeType !== ELEMENT_NODE) return;

@@ -181,7 +181,14 @@ async function dragSelect(page: Page, phrase: string, where: { frame?: Frame; sh
 /** The text of the ranges the page paints with the CSS Custom Highlight API, per highlight name. */
 function painted(target: Page | Frame): Promise<string[]> {
   return target.evaluate(() =>
-    [...CSS.highlights.entries()].flatMap(([, highlight]) => [...highlight].map((range) => range.toString())),
+    [...CSS.highlights.entries()].flatMap(([, highlight]) =>
+      [...highlight].map((painted) => {
+        const range = document.createRange();
+        range.setStart(painted.startContainer, painted.startOffset);
+        range.setEnd(painted.endContainer, painted.endOffset);
+        return range.toString();
+      }),
+    ),
   );
 }
 
@@ -255,14 +262,12 @@ describe('the browser extension', () => {
       ['Reading slowly is a habit', 2, null],
       ['keeping notes beside the text', 1, '**Why** notes help'],
     ]);
-    // The same highlights in Margin's reader.
+    // The same highlights in Margin's reader (which paints with the Highlight API too).
     const reader = await browser.context.newPage();
     await reader.goto(note?.readerUrl as string);
-    for (const h of highlights)
-      await reader
-        .locator(`mark[data-highlight-id="${h.id}"]`)
-        .first()
-        .waitFor({ state: 'attached', ...UI_WAIT });
+    await expect
+      .poll(async () => (await painted(reader)).sort(), UI_WAIT)
+      .toEqual(['Reading slowly is a habit', 'keeping notes beside the text']);
     await reader.close();
 
     await page.reload();
