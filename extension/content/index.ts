@@ -243,7 +243,8 @@ function onSelectionEnd(event: Event) {
 
 function onClick(event: MouseEvent) {
   if (!settings || !painter || ui?.owns(event)) return;
-  if (!document.getSelection()?.isCollapsed) return;
+  // The click that ends a selection belongs to the selection's tooltip.
+  if (selectedRange()) return;
   const id = painter.at(event.clientX, event.clientY);
   const highlight = id ? highlights.get(id) : undefined;
   const range = id ? painter.rangeOf(id) : null;

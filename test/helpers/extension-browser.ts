@@ -86,8 +86,12 @@ function findByTestId(node: ProtocolNode, testId: string, found: ProtocolNode[] 
   for (let i = 0; i < attributes.length; i += 2) {
     if (attributes[i] === 'data-testid' && attributes[i + 1] === testId) found.push(node);
   }
-  for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])])
-    findByTestId(child, testId, found);
+  const inside = [
+    ...(node.children ?? []),
+    ...(node.shadowRoots ?? []),
+    ...(node.contentDocument ? [node.contentDocument] : []),
+  ];
+  for (const child of inside) findByTestId(child, testId, found);
   return found;
 }
 
