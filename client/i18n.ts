@@ -1,11 +1,12 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isLanguage, type Language, languageDirection, STORAGE_KEYS } from '../src/constants.ts';
-import en from '../src/i18n/locales/en.json' with { type: 'json' };
 import { pickLanguage } from '../src/regions.ts';
+import { FIRST_LOAD_ENGLISH, type LoadedLater, laterEnglish } from './english.ts';
 import { currentRegion } from './region.ts';
 
-// English ships in the main bundle (it is every key's fallback); the other 16 load on demand.
+// English ships in the main bundle (it is every key's fallback), but for the namespaces screens
+// bring with them (english.ts); the other 16 languages load on demand, each file whole.
 const lazyLocales = import.meta.glob<{ default: ResourceKey }>([
   '../src/i18n/locales/*.json',
   '!../src/i18n/locales/en.json',
@@ -15,7 +16,7 @@ const lazyBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    if (language === 'en') return callback(null, en);
+    if (language === 'en') return callback(null, FIRST_LOAD_ENGLISH);
     const load = lazyLocales[`../src/i18n/locales/${language}.json`];
     if (!load) return callback(null, {});
     load().then(
@@ -78,6 +79,17 @@ export async function changeLanguage(language: Language): Promise<void> {
     // Private mode: the choice lasts for this tab only.
   }
   await i18n.changeLanguage(language);
+}
+
+/**
+ * A module loaded on demand, once the English of its namespaces is in too: a screen's first render
+ * has its words, in English or in the language whose missing keys fall back to it.
+ */
+export async function withEnglish<T>(module: Promise<T>, ...namespaces: LoadedLater[]): Promise<T> {
+  const [loaded, ...resources] = await Promise.all([module, ...namespaces.map(laterEnglish)]);
+  for (const [i, namespace] of namespaces.entries())
+    i18n.addResourceBundle('en', 'translation', { [namespace]: resources[i] }, true, false);
+  return loaded;
 }
 
 export { i18n };

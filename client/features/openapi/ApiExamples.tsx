@@ -1,6 +1,7 @@
 import { type ReactNode, useId } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { InlineValue } from '../../components/InlineValue.tsx';
 
 /** Where the examples' token goes: the reader puts one of theirs in its place. */
 const TOKEN_PLACEHOLDER = 'YOUR_API_TOKEN';
@@ -41,18 +42,6 @@ function CodeBlock({ code, language, testId }: { code: string; language: string;
         <code>{code}</code>
       </pre>
     </div>
-  );
-}
-
-/** A value to type into another app (a URL, a header), inline with its copy button. */
-function InlineValue({ value, testId }: { value: string; testId: string }) {
-  return (
-    <span className="inline-value">
-      <code className="mono value-code" dir="ltr" data-testid={testId}>
-        {value}
-      </code>
-      <CopyButton text={value} />
-    </span>
   );
 }
 

@@ -1,7 +1,9 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { withEnglish } from '../../i18n.ts';
+import { subscribeToExtensionMarks } from '../../lib/extension-marks.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { currentRegionConfig } from '../../region.ts';
 import { LanguageMenu } from '../i18n/LanguageMenu.tsx';
@@ -13,6 +15,14 @@ import { Sidebar } from './Sidebar.tsx';
 import { useSidebarStyle } from './sidebar-style.ts';
 
 const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
+const ExtensionUpdateBanner = lazy(() =>
+  withEnglish(import('../browser-extension/ExtensionUpdateBanner.tsx'), 'banner').then((m) => ({
+    default: m.ExtensionUpdateBanner,
+  })),
+);
+
+/** The browser extension's version, once its content script has marked the page. */
+const markedExtensionVersion = () => document.documentElement.getAttribute('v');
 
 /** The mainland-China registration note, shown only in the chn region. */
 export function Footer() {
@@ -43,6 +53,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_SIDEBAR_MAX}px)`);
   const { style, cycle } = useSidebarStyle();
   useAccountAppearance();
+  // Only pages an extension marked load the banner's code.
+  const extensionVersion = useSyncExternalStore(subscribeToExtensionMarks, markedExtensionVersion);
   const sidebarStyle = mobile ? 'mobile' : style;
   return (
     <div className="app-shell" data-sidebar={sidebarStyle}>
@@ -76,6 +88,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           <div className="topbar-spacer" />
           <TopBarActions />
         </header>
+        {extensionVersion && (
+          <Suspense fallback={null}>
+            <ExtensionUpdateBanner version={extensionVersion} />
+          </Suspense>
+        )}
         <main id="main" className="app-content" tabIndex={-1}>
           {children}
         </main>

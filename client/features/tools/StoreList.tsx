@@ -1,7 +1,8 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExtensionMarket } from '../../../src/enums.ts';
 
-/** The stores in the order the page lists them; Safari last, as this project ships no Safari build. */
+/** The stores in the order the pages list them; Safari last, as this project ships no Safari build. */
 const MARKETS = [
   ExtensionMarket.chrome,
   ExtensionMarket.edge,
@@ -9,33 +10,75 @@ const MARKETS = [
   ExtensionMarket.safari,
 ];
 
-/** Safari's extension is not built from this project, so it has no listing to rate. */
-const UNAVAILABLE: ReadonlySet<ExtensionMarket> = new Set([ExtensionMarket.safari]);
-
 const LETTER: Record<ExtensionMarket, string> = { chrome: 'C', edge: 'E', firefox: 'F', safari: 'S' };
 
 /** A same-site link is the deployment's own download page (mainland China), not a store listing. */
 const isDownloadPage = (href: string) => href.startsWith('/');
 
+/** The browser's mark: its initial on its colour. */
+export function StoreMark({ market }: { market: ExtensionMarket }) {
+  return (
+    <span className={`store-mark store-mark-${market}`} aria-hidden="true">
+      {LETTER[market]}
+    </span>
+  );
+}
+
 /**
- * One row per browser: its store and a link to rate the extension there (or to download it, where
- * the region links to a mirror), the user's own browser marked.
+ * A row's link: to a store listing (`children`, read out as `label`), in a new tab; or, where the
+ * region links the deployment's own download page instead, a download in this one.
+ */
+export function StoreLink({
+  market,
+  href,
+  mine,
+  label,
+  children,
+}: {
+  market: ExtensionMarket;
+  href: string;
+  /** The user's own browser: its link is the one to follow. */
+  mine: boolean;
+  label: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const className = `button button-small${mine ? ' button-primary' : ''}`;
+  if (isDownloadPage(href))
+    return (
+      <a
+        className={className}
+        href={href}
+        aria-label={t('rateUs.downloadFor', { browser: t(`rateUs.browser.${market}`) })}
+      >
+        {t('rateUs.download')}
+      </a>
+    );
+  return (
+    <a className={className} href={href} target="_blank" rel="noopener noreferrer" aria-label={label}>
+      {children}
+    </a>
+  );
+}
+
+/**
+ * One row per browser: its mark and name, the user's own browser marked, a line about it and what
+ * the page offers there (rate us: a rating; plugins: the install).
  */
 export function StoreList({
-  links,
   current,
+  detail,
+  action,
 }: {
-  links: Readonly<Record<ExtensionMarket, string>>;
   current: ExtensionMarket | null;
+  detail: (market: ExtensionMarket) => ReactNode;
+  action: (market: ExtensionMarket, mine: boolean) => ReactNode;
 }) {
   const { t } = useTranslation();
   return (
     <ul className="store-list" data-testid="store-list">
       {MARKETS.map((market) => {
-        const href = links[market];
-        const unavailable = UNAVAILABLE.has(market);
         const mine = market === current;
-        const browser = t(`rateUs.browser.${market}`);
         return (
           <li
             key={market}
@@ -44,32 +87,15 @@ export function StoreList({
             data-current={mine ? true : undefined}
             data-testid={`store-${market}`}
           >
-            <span className={`store-mark store-mark-${market}`} aria-hidden="true">
-              {LETTER[market]}
-            </span>
+            <StoreMark market={market} />
             <div className="store-text">
               <div className="store-name">
-                {browser}
+                {t(`rateUs.browser.${market}`)}
                 {mine && <span className="badge store-yours">{t('rateUs.yourBrowser')}</span>}
               </div>
-              <div className="store-where muted">
-                {unavailable ? t('rateUs.notAvailable') : t(`rateUs.store.${market}`)}
-              </div>
+              <div className="store-where muted">{detail(market)}</div>
             </div>
-            {!unavailable && (
-              <a
-                className={`button button-small${mine ? ' button-primary' : ''}`}
-                href={href}
-                {...(isDownloadPage(href) ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
-                aria-label={
-                  isDownloadPage(href)
-                    ? t('rateUs.downloadFor', { browser })
-                    : t('rateUs.rateOn', { store: t(`rateUs.store.${market}`) })
-                }
-              >
-                {isDownloadPage(href) ? t('rateUs.download') : t('rateUs.rate')}
-              </a>
-            )}
+            {action(market, mine)}
           </li>
         );
       })}

@@ -5,13 +5,17 @@ import type { Me } from '../../../src/schemas/auth.ts';
 import { loginPathFor, useMe } from '../../features/auth/session.ts';
 import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { appOfSettingsPage } from '../../features/sync/apps.ts';
+import { withEnglish } from '../../i18n.ts';
 import {
   SETTINGS_SECTIONS,
   type SettingsPage as SettingsPageName,
   settingsPageFor,
 } from './settings-pages.ts';
 
-/** The account screens, each loaded when first opened. The rest are still placeholders. */
+/**
+ * The account screens, each loaded when first opened (with its English, where the main bundle
+ * leaves it out). The rest are still placeholders.
+ */
 const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   user: lazy(() => import('./UserSettings.tsx').then((m) => ({ default: m.UserSettings }))),
   email: lazy(() => import('./EmailSettings.tsx').then((m) => ({ default: m.EmailSettings }))),
@@ -25,9 +29,27 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   membership: lazy(() => import('./MembershipSettings.tsx').then((m) => ({ default: m.MembershipSettings }))),
   paylog: lazy(() => import('./PaylogSettings.tsx').then((m) => ({ default: m.PaylogSettings }))),
   color: lazy(() => import('./ColorSettings.tsx').then((m) => ({ default: m.ColorSettings }))),
-  debuginfo: lazy(() => import('./DebugInfoSettings.tsx').then((m) => ({ default: m.DebugInfoSettings }))),
-  guide: lazy(() => import('./GuideSettings.tsx').then((m) => ({ default: m.GuideSettings }))),
-  changelog: lazy(() => import('./ChangelogSettings.tsx').then((m) => ({ default: m.ChangelogSettings }))),
+  extsettings: lazy(() =>
+    withEnglish(import('./ExtensionSettings.tsx'), 'extSettings').then((m) => ({
+      default: m.ExtensionSettings,
+    })),
+  ),
+  plugins: lazy(() =>
+    withEnglish(import('./PluginsSettings.tsx'), 'plugins').then((m) => ({ default: m.PluginsSettings })),
+  ),
+  debuginfo: lazy(() =>
+    withEnglish(import('./DebugInfoSettings.tsx'), 'debugInfo').then((m) => ({
+      default: m.DebugInfoSettings,
+    })),
+  ),
+  guide: lazy(() =>
+    withEnglish(import('./GuideSettings.tsx'), 'guide').then((m) => ({ default: m.GuideSettings })),
+  ),
+  changelog: lazy(() =>
+    withEnglish(import('./ChangelogSettings.tsx'), 'changelog').then((m) => ({
+      default: m.ChangelogSettings,
+    })),
+  ),
   feedback: lazy(() => import('./FeedbackSettings.tsx').then((m) => ({ default: m.FeedbackSettings }))),
   rateus: lazy(() => import('./RateUsSettings.tsx').then((m) => ({ default: m.RateUsSettings }))),
 };
