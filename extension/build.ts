@@ -63,7 +63,7 @@ async function bundle(browser: Browser, messages: Record<string, Record<string, 
     outdir: '/',
     format: 'iife',
     platform: 'browser',
-    target: ['chrome120', 'firefox128'],
+    target: ['chrome120', 'firefox140'],
     minify: true,
     loader: { '.css': 'text' },
     define: {
@@ -105,9 +105,12 @@ function manifest(browser: Browser) {
           browser_specific_settings: {
             gecko: {
               id: GECKO_ID,
-              strict_min_version: '128.0',
+              strict_min_version: '140.0',
+              // Margin's own server is the only place data goes, and the user chooses it.
               data_collection_permissions: { required: ['none'] },
             },
+            // Firefox for Android reads the data-collection key from 142 on.
+            gecko_android: { strict_min_version: '142.0' },
           },
         }
       : { minimum_chrome_version: '120' }),

@@ -98,7 +98,7 @@ function watchLateContent() {
     clearTimeout(timer);
     timer = window.setTimeout(() => {
       pageChanged();
-      if (!paintMissing() || Date.now() > until) stopWatching();
+      if (!measured('paint-late', paintMissing) || Date.now() > until) stopWatching();
     }, SETTLE_MS);
   });
   watcher.observe(document.body, { childList: true, subtree: true, characterData: true });
@@ -109,7 +109,21 @@ function stopWatching() {
   watcher = null;
 }
 
+/** The content script's own time on the page, in the browser's performance timeline (DevTools shows it). */
+function measured<T>(name: string, work: () => T): T {
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    performance.measure(`margin:${name}`, { start, end: performance.now() });
+  }
+}
+
 function showAll(list: ApiHighlight[]) {
+  measured('paint', () => paintAll(list));
+}
+
+function paintAll(list: ApiHighlight[]) {
   if (!painter) return;
   const next = new Map(
     list.flatMap((h) => (pageHighlightOf(h) ? [[h.id, pageHighlightOf(h) as PageHighlight]] : [])),

@@ -1,5 +1,7 @@
 /// <reference types="chrome" />
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXTENSION_VERSION } from '../../src/rules/extension.ts';
@@ -11,7 +13,7 @@ import {
   launchWithExtension,
   startSwitchableProxy,
 } from '../helpers/extension-browser.ts';
-import { article, html } from '../helpers/site.ts';
+import { article, corpusPage, html } from '../helpers/site.ts';
 
 // The browser extension in Chromium, loaded unpacked from the built package, against pages on a
 // local site: connecting by the device flow, saving the rendered page, highlighting on the live
@@ -65,6 +67,14 @@ customElements.define('shadow-card', class extends HTMLElement {
 const FRAME_INNER = `<!doctype html><html><head><meta charset="utf-8"><title>inner</title></head><body>
 <p>The framed document carries its own words about highlights made inside an iframe.</p></body></html>`;
 
+/** A long real-world page from the extraction corpus (1 MB of HTML), its scripts taken out. */
+const LONG_PAGE = corpusPage('374ac9a59a85196cdacc1679fb8993521a7b7d9d6533720f102300be1c7face4')
+  .html.toString('utf8')
+  .replace(/<script\b[\s\S]*?<\/script>/gi, '');
+/** Loads of the long page measured with and without the extension. */
+const LOADS = 5;
+const LOAD_BUDGET_MS = 50;
+
 const app = e2eFixture({
   workers: true,
   site: {
@@ -74,6 +84,8 @@ const app = e2eFixture({
     '/cjk': html(CJK),
     '/frames': html(FRAMES),
     '/frame-inner': html(FRAME_INNER),
+    '/long': html(LONG_PAGE),
+    '/untouched': html(article('Nobody highlights here', PARAGRAPHS)),
     '/edited': (_req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.end(article('An edited page', editedParagraphs));
@@ -155,6 +167,7 @@ async function dragSelect(page: Page, phrase: string, where: { frame?: Frame; sh
         const range = document.createRange();
         range.setStart(node, at);
         range.setEnd(node, at + wanted.length);
+        node.parentElement?.scrollIntoView({ block: 'center' });
         const rects = [...range.getClientRects()].filter((r) => r.width > 0);
         const first = rects[0] as DOMRect;
         const last = rects.at(-1) as DOMRect;
@@ -416,15 +429,116 @@ describe('the browser extension', () => {
     const queued = await stored<{ kind: string; highlight?: { id: string } }[]>('queue');
     const id = queued.find((change) => change.kind === 'create')?.highlight?.id;
 
-    server.setOffline(false);
+    // The popup, opened while still offline, says what waits (its own try to send fails too).
     const tabId = await browser.tabIdOf(page);
     const control = await popup(tabId);
+    await expect
+      .poll(() => control.getByTestId('queued').textContent(), UI_WAIT)
+      .toBe('2 changes waiting to be sent');
+    server.setOffline(false);
     await control.getByTestId('send-now').click();
     const url = `${app.site.origin}/article-two`;
     await expect.poll(async () => (await pageState(url)).highlights.map((h) => h.id), API_WAIT).toEqual([id]);
-    expect(await stored<unknown[]>('queue')).toEqual([]);
+    await expect.poll(async () => (await stored<unknown[]>('queue')).length, UI_WAIT).toBe(0);
+    await control.getByTestId('queued').waitFor({ state: 'detached', ...UI_WAIT });
     await control.close();
     await page.close();
+  });
+
+  test('a page the user leaves alone gets nothing: no element, no stylesheet, no highlight', async () => {
+    const page = await visit('/untouched');
+    await page.getByText(PARAGRAPHS[0] as string).waitFor();
+    // The content script has asked about the page (the badge's state comes from that answer).
+    const tabId = await browser.tabIdOf(page);
+    await expect
+      .poll(() => browser.worker.evaluate((id) => chrome.action.getTitle({ tabId: id }), tabId), UI_WAIT)
+      .toBe('Margin');
+    expect(
+      await page.evaluate(() => ({
+        elements: document.querySelectorAll('margin-highlighter, mark').length,
+        sheets: document.adoptedStyleSheets.length,
+        highlights: CSS.highlights.size,
+      })),
+    ).toEqual({ elements: 0, sheets: 0, highlights: 0 });
+    await page.close();
+  });
+
+  test(`content scripts add under ${LOAD_BUDGET_MS} ms of main-thread work to loading a long page with a highlight`, async () => {
+    // Nothing leaves the machine: the corpus page's own images and styles point elsewhere.
+    const offsite = /^https?:\/\/(?!127\.0\.0\.1[:/])/;
+    const page = await visit('/long');
+    const phrase = await page.evaluate(() => {
+      const texts = [...document.querySelectorAll('p')].map((p) => p.firstChild?.textContent?.trim() ?? '');
+      const longest = texts.sort((a, b) => b.length - a.length)[0] as string;
+      return longest.slice(0, 40).trim();
+    });
+    const ui = extensionUi(page);
+    await dragSelect(page, phrase);
+    await expect.poll(() => ui.count('margin-tooltip'), UI_WAIT).toBe(1);
+    await ui.click('margin-colour-3');
+    const url = `${app.site.origin}/long`;
+    await expect.poll(async () => (await pageState(url)).highlights.length, API_WAIT).toBe(1);
+    await page.close();
+
+    const plain = await launchWithExtension(null);
+    try {
+      const median = (values: number[]) =>
+        values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+      /** Per load: the main thread's busy time, and the extension's own part of it. */
+      const loads = async (context: typeof plain.context, painting: boolean) => {
+        await context.route(offsite, (route) => route.abort());
+        const busy: number[] = [];
+        const ours: number[] = [];
+        for (let i = 0; i < LOADS; i++) {
+          const tab = await context.newPage();
+          const cdp = await context.newCDPSession(tab);
+          await cdp.send('Performance.enable');
+          await tab.goto(url);
+          if (painting) await expect.poll(async () => (await painted(tab)).length, UI_WAIT).toBe(1);
+          const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+            metrics: { name: string; value: number }[];
+          };
+          const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+          // The content script times its own work (margin:* measures); compiling it is V8's.
+          const measures = await tab.evaluate(() =>
+            performance
+              .getEntriesByType('measure')
+              .filter((m) => m.name.startsWith('margin:'))
+              .reduce((sum, m) => sum + m.duration, 0),
+          );
+          busy.push(metric('TaskDuration'));
+          ours.push(measures + metric('V8CompileDuration'));
+          await tab.close();
+        }
+        return { busy: median(busy), ours: median(ours) };
+      };
+      const without = await loads(plain.context, false);
+      const withExtension = await loads(browser.context, true);
+      console.log(
+        `long page (${Math.round(LONG_PAGE.length / 1024)} KB, median of ${LOADS} loads): the content script ` +
+          `worked ${withExtension.ours.toFixed(1)} ms on the main thread (reading the page, anchoring, painting, ` +
+          `compiling); main-thread busy time ${withExtension.busy.toFixed(0)} ms with the extension, ` +
+          `${without.busy.toFixed(0)} ms without (that difference also counts this test's own polling)`,
+      );
+      expect(withExtension.ours).toBeGreaterThan(0);
+      expect(withExtension.ours).toBeLessThan(LOAD_BUDGET_MS);
+    } finally {
+      await browser.context.unrouteAll();
+      await plain.close();
+    }
+  });
+
+  test('the Firefox package passes web-ext lint', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node_modules/.bin/web-ext',
+      ['lint', '--source-dir', packages.firefox, '--output', 'json', '--no-config-discovery'],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+      errors: unknown[];
+      warnings: unknown[];
+    };
+    expect({ errors: report.errors, warnings: report.warnings }).toEqual({ errors: [], warnings: [] });
   });
 
   test('a revoked token disconnects the extension; pages are left alone', async () => {
