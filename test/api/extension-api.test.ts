@@ -216,6 +216,57 @@ describe('with the local store', () => {
     expect(await deps.storage.read(policy.key, 1e9)).toBeNull();
   });
 
+  test('another account’s extension sees none of it: not the page, not the upload, not the highlights', async () => {
+    const owner = await extensionUser(deps, server.url);
+    const stranger = await extensionUser(deps, server.url);
+    const url = 'https://example.test/private';
+    const policy = await policyFor(owner.headers, url);
+    expect((await postUploadForm(policy, pageFile(url, article('Private', PARAGRAPHS)))).status).toBe(200);
+
+    // The stranger's own policy cannot carry the owner's key, nor complete it.
+    const theirs = await policyFor(stranger.headers, url);
+    expect((await postUploadForm(theirs, 'x', { key: policy.key })).status).toBe(403);
+    const taken = await call(server, stranger.headers, 'POST', '/extension/uploads/complete', {
+      key: policy.key,
+    });
+    expect(taken.status).toBe(404);
+    expect(await storedNotes(stranger.user.id)).toBe(0);
+
+    const done = await call(server, owner.headers, 'POST', '/extension/uploads/complete', {
+      key: policy.key,
+    });
+    expect(done.status).toBe(200);
+    const created = await call(server, owner.headers, 'POST', '/highlights', {
+      noteId: done.body.data.note.id,
+      coreType: 1,
+      // As the extension sends them: selectors over the live page (the note is not parsed yet).
+      selectors: {
+        quote: { type: 'TextQuoteSelector', exact: 'second paragraph', prefix: 'The ', suffix: ' explains' },
+        position: { type: 'TextPositionSelector', start: 4, end: 20 },
+      },
+      slotId: 1,
+      style: 1,
+    });
+    expect(created.status).toBe(201);
+
+    const seen = await call(
+      server,
+      stranger.headers,
+      'GET',
+      `/extension/page?url=${encodeURIComponent(url)}`,
+    );
+    expect(seen.body.data).toEqual({ note: null, highlights: [] });
+    const id = created.body.data.id;
+    expect((await call(server, stranger.headers, 'PATCH', `/highlights/${id}`, { slotId: 2 })).status).toBe(
+      404,
+    );
+    expect((await call(server, stranger.headers, 'DELETE', `/highlights/${id}`)).status).toBe(404);
+    const mine = await call(server, owner.headers, 'GET', `/extension/page?url=${encodeURIComponent(url)}`);
+    expect(mine.body.data.highlights.map((h: { id: string; slotId: number }) => [h.id, h.slotId])).toEqual([
+      [id, 1],
+    ]);
+  });
+
   test('policies are counted per account and hour', async () => {
     const user = await extensionUser(deps, server.url);
     const statuses = await Promise.all(
