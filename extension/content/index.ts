@@ -83,8 +83,13 @@ function paintMissing(): boolean {
     painter.paint(highlight.id, { range, slotId: highlight.slotId, style: highlight.style });
     found.push(highlight.id);
   }
-  if (found.length) void ask({ type: 'anchored', url: pageUrl(), ids: found }).catch(() => undefined);
+  reportAnchored(found);
   return missing;
+}
+
+/** Tells the background which highlights are on the page (the side panel lists the others). */
+function reportAnchored(ids: string[]) {
+  if (ids.length) void ask({ type: 'anchored', url: pageUrl(), ids }).catch(() => undefined);
 }
 
 let watcher: MutationObserver | null = null;
@@ -178,6 +183,7 @@ function highlightRange(
   };
   highlights.set(highlight.id, highlight);
   painter.paint(highlight.id, { range, slotId, style });
+  reportAnchored([highlight.id]);
   document.getSelection()?.removeAllRanges();
   ui?.hideTooltip();
   void send(
@@ -318,7 +324,10 @@ async function showPanel() {
     annotation: h.annotation,
     slotId: h.slotId,
   });
-  const placed = [...highlights.values()].filter((h) => painter?.has(h.id)).map(listed);
+  const placed = [...highlights.values()]
+    .filter((h) => painter?.has(h.id))
+    .sort((a, b) => (a.selectors.position?.start ?? 0) - (b.selectors.position?.start ?? 0))
+    .map(listed);
   const orphans = await ask<ApiHighlight[]>({ type: 'orphans', url: pageUrl() }).catch(() => []);
   uiOf().showPanel(
     placed,
