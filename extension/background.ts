@@ -476,6 +476,8 @@ async function runOrQueueLink(url: string) {
 chrome.tabs.onRemoved.addListener((tabId) => tabs.delete(tabId));
 chrome.tabs.onUpdated.addListener((tabId, change) => {
   if (change.url) tabs.delete(tabId);
+  // A reload starts the page over: what is on it is reported again by its frames.
+  else if (change.status === 'loading') tabs.get(tabId)?.anchored.clear();
 });
 
 chrome.runtime.onInstalled.addListener(() => {

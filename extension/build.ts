@@ -140,7 +140,10 @@ async function packageFiles(
     ...(await bundle(browser, messages)),
     'manifest.json': JSON.stringify(manifest(browser), null, 2),
     'popup/popup.html': await readFile(join(EXTENSION, 'popup/popup.html'), 'utf8'),
-    'popup/popup.css': await readFile(join(EXTENSION, 'popup/popup.css'), 'utf8'),
+    // One file for the popup: Margin's colours, then its own rules.
+    'popup/popup.css':
+      (await readFile(join(EXTENSION, 'lib/theme.css'), 'utf8')) +
+      (await readFile(join(EXTENSION, 'popup/popup.css'), 'utf8')),
     ...manifestLocales(messages),
   };
   for (const size of ICON_SIZES)

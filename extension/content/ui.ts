@@ -1,5 +1,6 @@
 import { HighlightStyle, highlightColour, TextTooltipStyle } from '../../src/enums.ts';
 import { directionOf, type Translate } from '../lib/i18n.ts';
+import THEME_CSS from '../lib/theme.css';
 import { UI_HOST_TAG } from './roots.ts';
 import UI_CSS from './ui.css';
 
@@ -93,7 +94,7 @@ export class PageUi {
     this.host.style.cssText = 'all: initial; position: fixed; inset: 0 auto auto 0; z-index: 2147483647;';
     this.root = this.host.attachShadow({ mode: 'closed' });
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(UI_CSS);
+    sheet.replaceSync(THEME_CSS + UI_CSS);
     this.root.adoptedStyleSheets = [sheet];
     document.documentElement.append(this.host);
     return this.root;

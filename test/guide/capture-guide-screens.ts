@@ -15,6 +15,7 @@ import {
   type GuideStepId,
   guideImagePath,
 } from '../../client/features/tools/guide-steps.ts';
+import { dragSelect } from '../helpers/drag-select.ts';
 import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
 import { type GuideLibrary, PHRASE_TO_SELECT, seedGuideLibrary } from './guide-library.ts';
 import { encodeWebp } from './webp.ts';
@@ -41,35 +42,6 @@ async function settled(page: Page): Promise<void> {
   );
 }
 
-/** Selects `phrase` in the reader with a real mouse drag, so the colour picker opens over it. */
-async function dragSelect(page: Page, phrase: string): Promise<void> {
-  const box = await page.evaluate((wanted) => {
-    const root = document.querySelector('.reader-content') as HTMLElement;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-      const at = node.data.indexOf(wanted);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(node, at);
-      range.setEnd(node, at + wanted.length);
-      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-      const first = rects[0] as DOMRect;
-      const last = rects[rects.length - 1] as DOMRect;
-      return {
-        x1: first.left + 1,
-        y1: first.top + first.height / 2,
-        x2: last.right - 1,
-        y2: last.top + last.height / 2,
-      };
-    }
-    throw new Error(`not in the article: ${wanted}`);
-  }, phrase);
-  await page.mouse.move(box.x1, box.y1);
-  await page.mouse.down();
-  await page.mouse.move(box.x2, box.y2, { steps: 8 });
-  await page.mouse.up();
-}
-
 /** Brings a step's screen up as the guide shows it. */
 const SCENES: Record<GuideStepId, (page: Page, library: GuideLibrary) => Promise<void>> = {
   async save(page) {
@@ -80,7 +52,7 @@ const SCENES: Record<GuideStepId, (page: Page, library: GuideLibrary) => Promise
   async highlight(page, library) {
     await page.goto(app.url(`/?pi=${library.notes.slow}&vs=article`));
     await page.locator('.reader-content').waitFor();
-    await dragSelect(page, PHRASE_TO_SELECT);
+    await dragSelect(page, PHRASE_TO_SELECT, { within: '.reader-content', scroll: false });
     await page.locator('.selection-tooltip').first().waitFor();
   },
   async organise(page) {
