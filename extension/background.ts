@@ -12,7 +12,7 @@ import type {
   PopupRequest,
   Status,
 } from './lib/messages.ts';
-import { type QueuedChange, readStored, updateQueue, writeStored } from './lib/store.ts';
+import { defaultServer, type QueuedChange, readStored, updateQueue, writeStored } from './lib/store.ts';
 
 // The extension's background: the only part that talks to the Margin server. Content scripts
 // and the popup ask it by message; what cannot reach the server waits in a queue (storage) and
@@ -359,6 +359,13 @@ async function fromContent(message: ContentRequest, sender: chrome.runtime.Messa
     case 'anchored': {
       const known = tabId === undefined ? undefined : tabs.get(tabId);
       for (const id of message.ids) known?.anchored.add(id);
+      return null;
+    }
+    case 'suggestServer': {
+      // A Margin the user opened is the server to connect to, unless they chose one already.
+      const stored = await readStored();
+      if (!stored.token && !stored.connecting && stored.server === defaultServer())
+        await writeStored({ server: normalizeServer(message.origin) ?? stored.server });
       return null;
     }
     case 'orphans': {

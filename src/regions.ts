@@ -36,6 +36,8 @@ export interface RegionConfig {
   /** The membership page shows a variant outside China. */
   membershipPage: MembershipPageVariant;
   extensionLinks: Readonly<Record<ExtensionMarket, string>>;
+  /** The region's public deployment: the browser extension's server until the user names one. */
+  site: string;
   /** i18n key of the footer note, or null when the region shows none. */
   footerNoteKey: string | null;
 }
@@ -47,6 +49,7 @@ export const REGIONS: Readonly<Record<Region, RegionConfig>> = {
     defaultLanguage: 'zh-CN',
     membershipPage: 'domestic',
     extensionLinks: EXTENSION_CHN_LINKS,
+    site: 'https://cn.margin.example',
     footerNoteKey: FOOTER_REGISTRATION_NOTE_KEY,
   },
   euro: {
@@ -55,6 +58,7 @@ export const REGIONS: Readonly<Record<Region, RegionConfig>> = {
     defaultLanguage: 'en',
     membershipPage: 'international',
     extensionLinks: EXTENSION_STORE_LINKS,
+    site: 'https://eu.margin.example',
     footerNoteKey: null,
   },
   us: {
@@ -63,9 +67,26 @@ export const REGIONS: Readonly<Record<Region, RegionConfig>> = {
     defaultLanguage: 'en',
     membershipPage: 'international',
     extensionLinks: EXTENSION_STORE_LINKS,
+    site: 'https://margin.example',
     footerNoteKey: null,
   },
 };
+
+/**
+ * The region a browser most likely belongs to, from its clock's zone and its languages: mainland
+ * China's zones or Simplified Chinese first, then Europe's zones, else us.
+ */
+export function regionOfBrowser(languages: readonly string[], timeZone: string): Region {
+  if (/^Asia\/(Shanghai|Chongqing|Harbin|Urumqi)$/.test(timeZone)) return 'chn';
+  if (
+    languages[0] &&
+    /^zh(-CN|-Hans)?$/i.test(languages[0]) &&
+    !/^(Asia\/(Taipei|Hong_Kong|Macau))$/.test(timeZone)
+  )
+    return 'chn';
+  if (timeZone.startsWith('Europe/')) return 'euro';
+  return 'us';
+}
 
 export function isRegion(value: unknown): value is Region {
   return isEnumValue(Region, value);

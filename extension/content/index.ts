@@ -393,6 +393,15 @@ async function start() {
     html.setAttribute('mktv', answer.app.mktv);
     return;
   }
+  if (
+    !answer.settings &&
+    isTop &&
+    document.querySelector('meta[name="application-name"][content="Margin"]')
+  ) {
+    // Not connected yet, on a Margin: the popup offers this server.
+    void ask({ type: 'suggestServer', origin: location.origin }).catch(() => undefined);
+    return;
+  }
   readerUrl = answer.readerUrl;
   apply(answer);
   if (settings) listen();

@@ -46,7 +46,8 @@ export type ContentRequest =
   | { type: 'delete'; id: string }
   | { type: 'save'; url: string; title: string; html: string }
   | { type: 'anchored'; url: string; ids: string[] }
-  | { type: 'orphans'; url: string };
+  | { type: 'orphans'; url: string }
+  | { type: 'suggestServer'; origin: string };
 
 export type PopupRequest =
   | { type: 'status' }

@@ -1,3 +1,4 @@
+import { REGIONS, regionOfBrowser } from '../../src/regions.ts';
 import type { ExtensionSettings } from '../../src/schemas/extension.ts';
 import type { HighlightPatch, NewHighlight } from './messages.ts';
 
@@ -19,11 +20,17 @@ export interface Stored {
   lastError: string | null;
 }
 
-/** The server a fresh install points at: the public site; self-hosters type their own. */
-export const DEFAULT_SERVER = 'https://margin.example';
+/**
+ * The server a fresh install points at: the public site of the browser's region. Self-hosters
+ * type their own, or it is suggested when they open their Margin (see `suggestServer`).
+ */
+export function defaultServer(): string {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return REGIONS[regionOfBrowser(navigator.languages, timeZone)].site;
+}
 
 const DEFAULTS: Stored = {
-  server: DEFAULT_SERVER,
+  server: defaultServer(),
   token: null,
   connecting: null,
   settings: null,

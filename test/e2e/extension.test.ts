@@ -170,9 +170,13 @@ function painted(target: Page | Frame): Promise<string[]> {
 }
 
 describe('the browser extension', () => {
-  test('connects by the device flow: the user confirms in Margin, the popup shows the server', async () => {
+  test('connects by the device flow to the Margin the user opened: the user confirms there, the popup shows the server', async () => {
+    // The user opens their Margin first: the popup offers it as the server.
+    const home = await browser.context.newPage();
+    await home.goto(`${server.url}/`);
     const page = await popup();
-    await page.getByTestId('server').fill(`${server.url}/`);
+    await expect.poll(() => page.getByTestId('server').inputValue(), UI_WAIT).toBe(server.url);
+    await home.close();
     const confirmTab = browser.context.waitForEvent('page');
     await page.getByTestId('connect').click();
     const confirm = await confirmTab;

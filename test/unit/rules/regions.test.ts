@@ -6,6 +6,7 @@ import {
   pickLanguage,
   primaryLoginType,
   REGIONS,
+  regionOfBrowser,
   resolveLoginType,
 } from '../../../src/regions.ts';
 
@@ -100,5 +101,25 @@ describe('language choice', () => {
   test('unknown tags match nothing', () => {
     expect(matchLanguage('')).toBeNull();
     expect(matchLanguage('xx-YY')).toBeNull();
+  });
+});
+
+describe("the browser's region (the extension's default server)", () => {
+  test.each([
+    [['zh-CN', 'en'], 'Asia/Shanghai', 'chn'],
+    [['en-US'], 'Asia/Shanghai', 'chn'],
+    [['zh-CN'], 'America/New_York', 'chn'],
+    [['zh-TW'], 'Asia/Taipei', 'us'],
+    [['zh-CN'], 'Asia/Hong_Kong', 'us'],
+    [['de-DE', 'en'], 'Europe/Berlin', 'euro'],
+    [['en-GB'], 'Europe/London', 'euro'],
+    [['en-US'], 'America/Los_Angeles', 'us'],
+    [[], 'UTC', 'us'],
+  ] as const)('%j in %s → %s', (languages, zone, region) => {
+    expect(regionOfBrowser(languages, zone)).toBe(region);
+  });
+
+  test('each region has an https site', () => {
+    for (const config of Object.values(REGIONS)) expect(config.site).toMatch(/^https:\/\//);
   });
 });
