@@ -87,6 +87,7 @@ const app = e2eFixture({
     '/frame-inner': html(FRAME_INNER),
     '/long': html(LONG_PAGE),
     '/untouched': html(article('Nobody highlights here', PARAGRAPHS)),
+    '/toolbar': html(article('Saved from the toolbar', PARAGRAPHS)),
     '/edited': (_req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.end(article('An edited page', editedParagraphs));
@@ -216,6 +217,25 @@ describe('the browser extension', () => {
     await expect
       .poll(() => browser.worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId), UI_WAIT)
       .toBe('✓');
+    await page.close();
+  });
+
+  test('the toolbar popup saves the current tab and says so', async () => {
+    const page = await visit('/toolbar');
+    const tabId = await browser.tabIdOf(page);
+    const control = await popup(tabId);
+    await expect
+      .poll(() => control.getByTestId('page-state').textContent(), UI_WAIT)
+      .toBe('This page is not saved yet.');
+    await control.getByTestId('save-page').click();
+    await expect
+      .poll(() => control.getByTestId('page-state').textContent(), UI_WAIT)
+      .toBe('Saved · 0 highlights');
+    await expect
+      .poll(() => browser.worker.evaluate((id) => chrome.action.getBadgeText({ tabId: id }), tabId), UI_WAIT)
+      .toBe('✓');
+    expect((await pageState(`${app.site.origin}/toolbar`)).note).not.toBeNull();
+    await control.close();
     await page.close();
   });
 
