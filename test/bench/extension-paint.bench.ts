@@ -69,14 +69,14 @@ try {
       .html.toString('utf8')
       .replace(/<script\b[\s\S]*?<\/script>/gi, '');
     const page = await context.newPage();
-    await page.setContent(html, { waitUntil: 'load' });
+    await page.setContent(html, { waitUntil: 'domcontentloaded' });
     await page.addScriptTag({ content: script });
     const selectors = await page.evaluate(
       (n) => (globalThis as never as { marginSelectors(n: number): unknown[] }).marginSelectors(n),
       HIGHLIGHTS,
     );
     // A fresh load, as a revisit is: nothing built yet.
-    await page.setContent(html, { waitUntil: 'load' });
+    await page.setContent(html, { waitUntil: 'domcontentloaded' });
     await page.addScriptTag({ content: script });
     const { ms, placed } = await page.evaluate(
       (all) =>
