@@ -1,5 +1,4 @@
 import { EXTENSION_VERSIONS } from '../constants.ts';
-import type { UploadHeader } from '../schemas/extension.ts';
 
 // The browser extension's plain rules, shared by the server, the app and the extension (whose
 // content script must stay small: nothing here needs zod). The schemas are in schemas/extension.ts.
@@ -73,6 +72,14 @@ export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 /** The spec's "content type 1": the file is a page's HTML. */
 export const UploadContentType = { pageHtml: 1 } as const;
+
+/** The JSON line the uploaded text starts with (spec: page id, content type 1 and so on). */
+export interface UploadHeader {
+  noteId?: string;
+  contentType: typeof UploadContentType.pageHtml;
+  url: string;
+  title?: string;
+}
 
 /** The uploaded file: the header as one JSON line, then the page's HTML. */
 export function uploadFile(header: UploadHeader, html: string): string {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ExtensionMarket } from '../enums.ts';
-import { EXTENSION_SHORTCUTS, SHORTCUT_PATTERN, UploadContentType } from '../rules/extension.ts';
+import {
+  EXTENSION_SHORTCUTS,
+  SHORTCUT_PATTERN,
+  UploadContentType,
+  type UploadHeader,
+} from '../rules/extension.ts';
 import { zStoredId } from '../rules/id.ts';
 import { NOTE_URL_MAX } from '../rules/note-url.ts';
 import { zText } from '../rules/text.ts';
@@ -116,14 +121,13 @@ export const zUploadKey = zText()
 
 export const zUploadCompleteInput = z.object({ key: zUploadKey });
 
-/** The JSON line the uploaded text starts with (spec: page id, content type 1 and so on). */
+/** Parses the header line (rules/extension.ts `UploadHeader`). */
 export const zUploadHeader = z.object({
   noteId: zStoredId.optional(),
   contentType: z.literal(UploadContentType.pageHtml),
   url: zWebPageUrl,
   title: zText().max(500).optional(),
-});
-export type UploadHeader = z.infer<typeof zUploadHeader>;
+}) satisfies z.ZodType<UploadHeader>;
 
 /** The header and HTML of an uploaded file, or null when it is not one. */
 export function parseUploadFile(text: string): { header: UploadHeader; html: string } | null {
