@@ -408,6 +408,7 @@ async function fromPopup(message: PopupRequest & { tabId?: number }): Promise<un
     case 'status':
       void flush();
       void refreshSettings();
+      void resumeConnecting();
       return status(message.tabId);
     case 'connect':
       await connect(message.server);
@@ -493,14 +494,22 @@ chrome.runtime.onInstalled.addListener(() => {
   void chrome.alarms.create(SETTINGS_ALARM, { periodInMinutes: 30 });
 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === FLUSH_ALARM) void flush();
+  if (alarm.name === FLUSH_ALARM) {
+    void flush();
+    void resumeConnecting();
+  }
   if (alarm.name === SETTINGS_ALARM) void refreshSettings().then(() => createMenus());
 });
 chrome.storage.onChanged.addListener((changes) => {
   if (changes.settings) void createMenus();
 });
 
-// A worker started again while the user was confirming goes on waiting.
-void readStored().then((stored) => {
-  if (stored.connecting) void waitForConfirmation();
-});
+/**
+ * Goes on waiting for the user's confirmation if it was cut short: the browser stops an idle
+ * worker, and a stopped one runs again only for an event (a message, an alarm, its start).
+ */
+async function resumeConnecting() {
+  if ((await readStored()).connecting) await waitForConfirmation();
+}
+
+void resumeConnecting();

@@ -29,9 +29,14 @@ export function market(): string {
   return __MARKET__ === 'chrome' && /\bEdg\//.test(navigator.userAgent) ? 'edge' : __MARKET__;
 }
 
-async function request(url: string, init: RequestInit): Promise<Response> {
+/** A call that has had no answer this long is given up as if offline (its change waits to be sent). */
+const ANSWER_WITHIN_MS = 30_000;
+/** The page upload may be megabytes on a slow link. */
+const UPLOAD_WITHIN_MS = 5 * 60_000;
+
+async function request(url: string, init: RequestInit, within = ANSWER_WITHIN_MS): Promise<Response> {
   try {
-    return await fetch(url, init);
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(within) });
   } catch (error) {
     throw new ApiError('offline', 0, (error as Error).message);
   }
@@ -89,7 +94,7 @@ export async function postUpload(
   for (const [name, value] of Object.entries(policy.fields)) form.append(name, value);
   if (!('success_action_status' in policy.fields)) form.append('success_action_status', '200');
   form.append('file', new Blob([file], { type: 'text/plain' }), 'page.txt');
-  const response = await request(policy.host, { method: 'POST', body: form });
+  const response = await request(policy.host, { method: 'POST', body: form }, UPLOAD_WITHIN_MS);
   if (response.status !== 200)
     throw new ApiError(response.status >= 500 ? 'offline' : 'refused', response.status, 'upload refused');
 }

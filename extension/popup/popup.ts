@@ -145,9 +145,15 @@ async function perform(run: () => Promise<unknown>) {
   await refresh(error);
 }
 
+/** While the user confirms in Margin, the popup asks again (which also keeps the background waiting). */
+const ASK_WHILE_CONNECTING_MS = 2000;
+let asking = 0;
+
 async function refresh(error: string | null = null) {
   last = await ask({ type: 'status' });
   render(last, error);
+  clearTimeout(asking);
+  if (last.connecting) asking = window.setTimeout(() => void refresh(), ASK_WHILE_CONNECTING_MS);
 }
 
 async function start() {
