@@ -464,22 +464,15 @@ async function createMenus() {
   });
 }
 
+// A menu click has nowhere to show an error; a refusal is kept in lastError for the popup.
 chrome.contextMenus.onClicked.addListener((info, tab) => {
   const tabId = tab?.id;
-  if (info.menuItemId === 'save-link' && info.linkUrl) void runOrQueueLink(info.linkUrl);
+  if (info.menuItemId === 'save-link' && info.linkUrl) void saveLink(info.linkUrl).catch(() => undefined);
   else if (info.menuItemId === 'save-page' && tabId !== undefined)
     void collectAndSave(tabId).catch(() => undefined);
   else if (info.menuItemId === 'highlight' && tabId !== undefined)
     void chrome.tabs.sendMessage(tabId, { type: 'highlightSelection' }, { frameId: info.frameId ?? 0 });
 });
-
-async function runOrQueueLink(url: string) {
-  try {
-    await saveLink(url);
-  } catch {
-    // The link is saved from the popup's retry; a menu click has nowhere to show an error.
-  }
-}
 
 chrome.tabs.onRemoved.addListener((tabId) => tabs.delete(tabId));
 chrome.tabs.onUpdated.addListener((tabId, change) => {

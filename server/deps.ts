@@ -5,6 +5,7 @@ import type { AppConfig } from './config.ts';
 import { resolveDatabase } from './db/connect.ts';
 import { createOrm, migrate, type Orm } from './db/orm.ts';
 import type { CodeDeps } from './domain/auth/codes.service.ts';
+import type { UploadDeps } from './domain/uploads/uploads.service.ts';
 import { log, setLogLevel } from './log.ts';
 import { closeQueues, createQueues, createRedis, type Queues } from './queue.ts';
 import { createStorage, type FileStorage } from './storage/index.ts';
@@ -50,4 +51,9 @@ export async function boot(config: AppConfig): Promise<Booted> {
 /** What mailing codes and the abuse limits need from the dependencies. */
 export function codeDeps(deps: AppDeps): CodeDeps {
   return { redis: deps.redis, redisPrefix: deps.config.redisPrefix, queues: deps.queues };
+}
+
+/** What the extension's page uploads need: the store, the parse queue and the hourly limit. */
+export function uploadDeps(deps: AppDeps): UploadDeps {
+  return { ...codeDeps(deps), storage: deps.storage };
 }

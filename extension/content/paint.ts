@@ -1,4 +1,4 @@
-import { HighlightStyle, highlightColour } from '../../src/enums.ts';
+import { type ColourSlot, DEFAULT_SLOT_COLOURS, HighlightStyle, highlightColour } from '../../src/enums.ts';
 import { UI_HOST_TAG } from './roots.ts';
 
 // Painting highlights on the live page without touching its DOM: the CSS Custom Highlight API
@@ -19,7 +19,7 @@ const nameOf = (slotId: number, style: number) => `margin-${slotId}-${style}`;
 function rulesFor(colours: Record<string, string>): string {
   const rules: string[] = [];
   for (let slot = 1; slot <= 6; slot++) {
-    const hex = colours[`c${slot}`] ?? '#FDD835';
+    const hex = colours[`c${slot}`] ?? DEFAULT_SLOT_COLOURS[slot as ColourSlot];
     const light = highlightColour(hex, 'light');
     const strong = highlightColour(hex, 'strong');
     const looks: Record<number, string> = {

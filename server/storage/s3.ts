@@ -6,6 +6,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { clock } from '../clock.ts';
 import type { StorageConfig } from '../config.ts';
 import { type FileStorage, FileTooLargeError, type UploadForm, type UploadRequest } from './storage.ts';
 
@@ -28,7 +29,10 @@ export class S3Storage implements FileStorage {
   }
 
   async uploadForm(request: UploadRequest): Promise<UploadForm> {
-    const expiresInSeconds = Math.max(1, Math.round((request.expiresAt.getTime() - Date.now()) / 1000));
+    const expiresInSeconds = Math.max(
+      1,
+      Math.round((request.expiresAt.getTime() - clock.now().getTime()) / 1000),
+    );
     const { url, fields } = await createPresignedPost(this.client, {
       Bucket: this.bucket,
       Key: request.key,

@@ -15,9 +15,9 @@ export interface SyncCaller {
 
 /**
  * The caller of a sync call, from its token; `client` is the plugin's id, noted as the token's
- * last user. An unknown or revoked token, or one made for another tool than `expectedApp` (or for
- * the browser extension), is
- * refused alike. The account's language is kept for the messages of later errors.
+ * last user. An unknown or revoked token, or one made for another tool than `expectedApp` (or
+ * for the browser extension), is refused alike. The account's language is kept for the messages
+ * of later errors.
  */
 export async function syncCaller(
   em: EntityManager,

@@ -5,8 +5,9 @@ import { zText } from '../rules/text.ts';
 import { zShortcuts } from './extension.ts';
 
 // The colour theme page (/personSetting/color): the theme, the six highlight colours and the text
-// tooltip style of an account, and the extension's shortcuts (/personSetting/extsettings). Null is "the default": the system's theme, the slot's default
-// colour (DEFAULT_SLOT_COLOURS), the "more tools" tooltip.
+// tooltip style of an account, and the extension's shortcuts (/personSetting/extsettings). Null is
+// "the default": the system's theme, the slot's default colour (DEFAULT_SLOT_COLOURS), the "more
+// tools" tooltip, DEFAULT_SHORTCUTS.
 
 /** The spec's colour fields, c1..c6 (slot ids 1..6). */
 export const COLOUR_FIELDS = Object.keys(ColourSlot) as ColourSlotField[];

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Redis } from 'ioredis';
 import { AppError } from '../../../src/errors.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
@@ -8,19 +7,17 @@ import { clock } from '../../clock.ts';
 import { Note, Upload, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { type FileStorage, FileTooLargeError } from '../../storage/index.ts';
-import { clipHtml } from '../notes/clip.service.ts';
-import { enforceLimits, LIMITS } from '../rate-limit.ts';
+import { clipHtml, urlHash } from '../notes/clip.service.ts';
+import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 
 /** How long an upload policy may be used. */
 export const UPLOAD_POLICY_TTL_MS = 15 * 60_000;
 /** Issued policies are forgotten this long after they expire. */
 const UPLOAD_ROW_KEEP_MS = 24 * 60 * 60_000;
 
-export interface UploadDeps {
+export interface UploadDeps extends LimitStore {
   storage: FileStorage;
   queues: Queues;
-  redis: Redis;
-  redisPrefix: string;
 }
 
 /**
@@ -95,7 +92,7 @@ export async function completeUpload(
   );
   if (claimed === 0) {
     // Another call is parsing it: the note for the URL is the one it makes.
-    const note = await em.findOne(Note, { user: user.id, url: upload.url });
+    const note = await em.findOne(Note, { user: user.id, urlHash: urlHash(upload.url) });
     if (!note) throw new AppError('CONFLICT', 'errors.uploadInProgress');
     return { note, created: false };
   }

@@ -14,6 +14,7 @@ import {
 import { zApiNote } from '../../../src/schemas/openapi.ts';
 import { COLOUR_FIELDS } from '../../../src/schemas/user-settings.ts';
 import { Note } from '../../db/entities/index.ts';
+import { uploadDeps } from '../../deps.ts';
 import { getUserSettings } from '../../domain/account/user-settings.service.ts';
 import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
 import { urlHash } from '../../domain/notes/clip.service.ts';
@@ -94,10 +95,7 @@ export const extensionOperations = [
     response: zUploadPolicy,
     status: 201,
     handle: ({ em, user, deps, origin, body }) =>
-      createUploadPolicy(em, { ...deps, redisPrefix: deps.config.redisPrefix }, user, {
-        url: body.url,
-        origin,
-      }),
+      createUploadPolicy(em, uploadDeps(deps), user, { url: body.url, origin }),
   }),
   operation({
     method: 'post',
@@ -114,12 +112,7 @@ export const extensionOperations = [
     response: z.object({ note: zApiNote, created: z.boolean() }),
     changes: 'webhooks',
     handle: async ({ em, user, deps, body }) => {
-      const { note, created } = await completeUpload(
-        em,
-        { ...deps, redisPrefix: deps.config.redisPrefix },
-        user,
-        body.key,
-      );
+      const { note, created } = await completeUpload(em, uploadDeps(deps), user, body.key);
       return { note: toApiNote(toNoteSummary(note)), created };
     },
   }),
