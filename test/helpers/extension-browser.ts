@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
 import { buildExtension } from '../../extension/build.ts';
-import { CHROMIUM } from './browser.ts';
+import { CHROMIUM, CHROMIUM_FLAGS } from './browser.ts';
 import { listenOnLoopback } from './loopback-server.ts';
 
 // Chromium with Margin's extension loaded unpacked, as a user installs it from the built zip's
@@ -39,12 +39,7 @@ export async function launchWithExtension(dir: string | null): Promise<Extension
     timezoneId: 'UTC',
     args: [
       '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
+      ...CHROMIUM_FLAGS,
       ...(dir ? [`--disable-extensions-except=${dir}`, `--load-extension=${dir}`] : []),
     ],
   });
