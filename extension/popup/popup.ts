@@ -29,7 +29,7 @@ function node<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-function render(status: Status, error: string | null = null) {
+function render(status: Status) {
   const t = translator(status.language);
   document.documentElement.lang = status.language;
   document.documentElement.dir = directionOf(status.language);
@@ -126,34 +126,43 @@ function render(status: Status, error: string | null = null) {
       ),
     );
   }
-  const shown = error ?? status.lastError;
+  const shown = actionError ?? status.lastError;
   if (shown) parts.push(node('p', { class: 'error', role: 'alert', 'data-testid': 'error' }, shown));
   main.replaceChildren(...parts);
 }
 
 let last: Status | null = null;
+/** Why the last button's action failed, shown until the next one. */
+let actionError: string | null = null;
+
 async function perform(run: () => Promise<unknown>) {
   busy = true;
   if (last) render(last);
-  let error: string | null = null;
+  actionError = null;
   try {
     await run();
   } catch (failure) {
-    error = (failure as Error).message;
+    actionError = (failure as Error).message;
   }
   busy = false;
-  await refresh(error);
+  await refresh();
 }
 
 /** While the user confirms in Margin, the popup asks again (which also keeps the background waiting). */
 const ASK_WHILE_CONNECTING_MS = 2000;
 let asking = 0;
 
-async function refresh(error: string | null = null) {
-  last = await ask({ type: 'status' });
-  render(last, error);
+/** Numbers each ask: an answer overtaken by a later ask is not shown. */
+let asked = 0;
+
+async function refresh() {
+  const thisAsk = ++asked;
+  const status = await ask({ type: 'status' });
+  if (thisAsk !== asked) return;
+  last = status;
+  render(status);
   clearTimeout(asking);
-  if (last.connecting) asking = window.setTimeout(() => void refresh(), ASK_WHILE_CONNECTING_MS);
+  if (status.connecting) asking = window.setTimeout(() => void refresh(), ASK_WHILE_CONNECTING_MS);
 }
 
 async function start() {
@@ -161,9 +170,9 @@ async function start() {
   const named = Number(new URLSearchParams(location.search).get('tab'));
   if (named) tabId = named;
   else tabId = (await chrome.tabs.query({ active: true, currentWindow: true }))[0]?.id;
-  await refresh();
-  // While the user confirms in the browser, the popup shows the outcome when it comes.
+  // Listening before the first ask: what that ask itself changes (a revoked token found) is shown.
   chrome.storage.onChanged.addListener(() => void refresh());
+  await refresh();
 }
 
 void start();
