@@ -108,7 +108,7 @@ export default defineConfig({
   plugins: [react(), asyncEntry(), preloadHomeRouteChunks(), precompressAssets()],
   define: { __BUILD_VERSION__: JSON.stringify(pkg.version) },
   build: {
-    outDir: '../dist/client',
+    outDir: path.resolve(import.meta.dirname, process.env.MARGIN_CLIENT_DIST ?? 'dist/client'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,

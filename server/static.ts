@@ -6,7 +6,12 @@ import { BOOT_DATA_ID, type BootData } from '../src/boot-data.ts';
 import type { AppConfig } from './config.ts';
 import { errorFields, log } from './log.ts';
 
-export const CLIENT_DIST = path.resolve(import.meta.dirname, '../dist/client');
+/** The built client; `MARGIN_CLIENT_DIST` moves it, so parallel test runs can each build their own. */
+export const CLIENT_DIST = path.resolve(
+  import.meta.dirname,
+  '..',
+  process.env.MARGIN_CLIENT_DIST ?? 'dist/client',
+);
 
 /** Region facts the client needs before its first render, as meta tags (no inline script: CSP). */
 function withRegionMeta(html: string, config: AppConfig): string {

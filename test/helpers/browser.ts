@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { clock } from '../../server/clock.ts';
+import { CLIENT_DIST } from '../../server/static.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -46,6 +47,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** Browser tests need the production client; build it if this run has not. */
 export function ensureClientBuilt(): void {
-  if (fs.existsSync(path.join(root, 'dist/client/index.html'))) return;
+  if (fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) return;
   execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build'], { cwd: root, stdio: 'ignore' });
 }
