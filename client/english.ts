@@ -38,11 +38,6 @@ export const FIRST_LOAD_ENGLISH = {
   notes: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'notes' })),
   reader: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'reader' })),
   highlights: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'highlights' })),
-  sync: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'sync' })),
-  webhooks: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'webhooks' })),
-  openapi: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'openapi' })),
-  feedback: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'feedback' })),
-  rateUs: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'rateUs' })),
   colorTheme: only(import.meta.glob('../src/i18n/locales/en.json', { eager: true, import: 'colorTheme' })),
 } satisfies Record<Exclude<Namespace, LaterNamespace>, ResourceKey>;
 
@@ -67,6 +62,20 @@ const LATER_ENGLISH = {
     query: '?plugins&lang.json',
   }),
   banner: import.meta.glob('../src/i18n/locales/en.json', { import: 'banner', query: '?banner&lang.json' }),
+  sync: import.meta.glob('../src/i18n/locales/en.json', { import: 'sync', query: '?sync&lang.json' }),
+  webhooks: import.meta.glob('../src/i18n/locales/en.json', {
+    import: 'webhooks',
+    query: '?webhooks&lang.json',
+  }),
+  openapi: import.meta.glob('../src/i18n/locales/en.json', {
+    import: 'openapi',
+    query: '?openapi&lang.json',
+  }),
+  feedback: import.meta.glob('../src/i18n/locales/en.json', {
+    import: 'feedback',
+    query: '?feedback&lang.json',
+  }),
+  rateUs: import.meta.glob('../src/i18n/locales/en.json', { import: 'rateUs', query: '?rateUs&lang.json' }),
 } satisfies Partial<Record<Namespace, Record<string, () => Promise<unknown>>>>;
 
 /** Namespaces a screen loads the English of when it opens. */

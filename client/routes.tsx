@@ -1,6 +1,7 @@
 import { Activity, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AppShell } from './features/shell/AppShell.tsx';
+import { withEnglish } from './i18n.ts';
 import { HomePage } from './pages/HomePage.tsx';
 
 // Everything but the home page loads on demand, keeping the home route's JavaScript small.
@@ -13,7 +14,9 @@ const RegisterPage = lazy(() =>
 const ForgetPage = lazy(() => import('./pages/ForgetPage.tsx').then((m) => ({ default: m.ForgetPage })));
 const QrLoginPage = lazy(() => import('./pages/QrLoginPage.tsx').then((m) => ({ default: m.QrLoginPage })));
 const DeviceConfirmPage = lazy(() =>
-  import('./features/sync/DeviceConfirmPage.tsx').then((m) => ({ default: m.DeviceConfirmPage })),
+  withEnglish(import('./features/sync/DeviceConfirmPage.tsx'), 'sync').then((m) => ({
+    default: m.DeviceConfirmPage,
+  })),
 );
 const NotFoundPage = lazy(() =>
   import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),

@@ -24,8 +24,14 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   deleteaccount: lazy(() =>
     import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
   ),
-  synctoken: lazy(() => import('./SyncTokenSettings.tsx').then((m) => ({ default: m.SyncTokenSettings }))),
-  openapi: lazy(() => import('./OpenApiSettings.tsx').then((m) => ({ default: m.OpenApiSettings }))),
+  synctoken: lazy(() =>
+    withEnglish(import('./SyncTokenSettings.tsx'), 'sync').then((m) => ({ default: m.SyncTokenSettings })),
+  ),
+  openapi: lazy(() =>
+    withEnglish(import('./OpenApiSettings.tsx'), 'openapi', 'webhooks', 'sync').then((m) => ({
+      default: m.OpenApiSettings,
+    })),
+  ),
   membership: lazy(() => import('./MembershipSettings.tsx').then((m) => ({ default: m.MembershipSettings }))),
   paylog: lazy(() => import('./PaylogSettings.tsx').then((m) => ({ default: m.PaylogSettings }))),
   color: lazy(() => import('./ColorSettings.tsx').then((m) => ({ default: m.ColorSettings }))),
@@ -35,10 +41,12 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
     })),
   ),
   plugins: lazy(() =>
-    withEnglish(import('./PluginsSettings.tsx'), 'plugins').then((m) => ({ default: m.PluginsSettings })),
+    withEnglish(import('./PluginsSettings.tsx'), 'plugins', 'rateUs').then((m) => ({
+      default: m.PluginsSettings,
+    })),
   ),
   debuginfo: lazy(() =>
-    withEnglish(import('./DebugInfoSettings.tsx'), 'debugInfo').then((m) => ({
+    withEnglish(import('./DebugInfoSettings.tsx'), 'debugInfo', 'feedback').then((m) => ({
       default: m.DebugInfoSettings,
     })),
   ),
@@ -50,13 +58,17 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
       default: m.ChangelogSettings,
     })),
   ),
-  feedback: lazy(() => import('./FeedbackSettings.tsx').then((m) => ({ default: m.FeedbackSettings }))),
-  rateus: lazy(() => import('./RateUsSettings.tsx').then((m) => ({ default: m.RateUsSettings }))),
+  feedback: lazy(() =>
+    withEnglish(import('./FeedbackSettings.tsx'), 'feedback').then((m) => ({ default: m.FeedbackSettings })),
+  ),
+  rateus: lazy(() =>
+    withEnglish(import('./RateUsSettings.tsx'), 'rateUs').then((m) => ({ default: m.RateUsSettings })),
+  ),
 };
 
 /** The five integration pages are one screen, drawn for the app the page names. */
 const IntegrationSettings = lazy(() =>
-  import('./IntegrationSettings.tsx').then((m) => ({ default: m.IntegrationSettings })),
+  withEnglish(import('./IntegrationSettings.tsx'), 'sync').then((m) => ({ default: m.IntegrationSettings })),
 );
 
 const PLAN_PAGES: readonly SettingsPageName[] = ['membership', 'paylog'];
