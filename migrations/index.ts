@@ -20,6 +20,7 @@ import { Migration20261127110000_webhooks } from './Migration20261127110000_webh
 import { Migration20261127120000_idempotency } from './Migration20261127120000_idempotency.ts';
 import { Migration20261128100000_membership } from './Migration20261128100000_membership.ts';
 import { Migration20261129100000_extension } from './Migration20261129100000_extension.ts';
+import { Migration20261130110000_reading_progress } from './Migration20261130110000_reading_progress.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   Migration20261127120000_idempotency,
   Migration20261128100000_membership,
   Migration20261129100000_extension,
+  Migration20261130110000_reading_progress,
 ];

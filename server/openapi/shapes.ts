@@ -34,7 +34,7 @@ export function toApiHighlight({
 }
 
 export function toApiNoteDetail(
-  { author, publishedAt, lang, wordCount, contentHtml, text, ...summary }: NoteDetail,
+  { author, publishedAt, lang, wordCount, contentHtml, text, readingProgress, ...summary }: NoteDetail,
   highlights: Highlight[],
 ): z.input<typeof zApiNoteDetail> {
   return {
@@ -45,6 +45,7 @@ export function toApiNoteDetail(
     wordCount,
     contentHtml,
     text,
+    readingProgress,
     highlights: highlights.map(toApiHighlight),
   };
 }

@@ -15,7 +15,9 @@ import {
   zNoteList,
   zNoteListInput,
   zNoteSummary,
+  zReadingProgress,
   zRenameTagInput,
+  zSaveProgressInput,
   zSetFlowInput,
   zTagCount,
   zTagNotesInput,
@@ -36,6 +38,7 @@ import {
   tagCounts,
   trashNotes,
 } from '../domain/notes/organise.service.ts';
+import { saveReadingProgress } from '../domain/notes/reading-progress.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
 import { changesExports, emitsWebhooks } from './push-trigger.ts';
 
@@ -74,6 +77,12 @@ export const notesRouter = router({
       const { note, content } = await getNote(ctx.em, ctx.user, input.id);
       return toNoteDetail(note, content);
     }),
+
+  /** Where the reader left the note (no export change: reading is not editing). */
+  saveProgress: protectedProcedure
+    .input(zSaveProgressInput)
+    .output(zReadingProgress)
+    .mutation(({ ctx, input }) => saveReadingProgress(ctx.em, ctx.user, input)),
 
   export: protectedProcedure
     .input(zExportInput)

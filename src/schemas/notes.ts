@@ -51,7 +51,24 @@ export const zClipResult = z.object({
   retried: z.boolean(),
 });
 
-/** A note as the reader shows it: the row's fields, the byline and the article. */
+/** The largest offset a PostgreSQL integer holds. */
+const INT32_MAX = 2_147_483_647;
+
+/**
+ * Where the reader left a note: `offset` is the position, in the note's plain text (`text`), of
+ * the first line on screen, which another device with another screen width can scroll back to;
+ * `fraction` is how much of the note had been read, 0–1, for display.
+ */
+export const zReadingProgress = z.object({
+  offset: z.number().int().min(0).max(INT32_MAX),
+  fraction: z.number().min(0).max(1),
+});
+export type ReadingProgress = z.infer<typeof zReadingProgress>;
+
+export const zSaveProgressInput = zReadingProgress.extend({ id: zNoteId });
+export type SaveProgressInput = z.infer<typeof zSaveProgressInput>;
+
+/** A note as the reader shows it: the row's fields, the byline, the article and where it was left. */
 export const zNoteDetail = zNoteSummary.extend({
   author: z.string().nullable(),
   publishedAt: z.date().nullable(),
@@ -59,6 +76,7 @@ export const zNoteDetail = zNoteSummary.extend({
   wordCount: z.number().int(),
   contentHtml: z.string(),
   text: z.string(),
+  readingProgress: zReadingProgress.nullable(),
 });
 export type NoteDetail = z.infer<typeof zNoteDetail>;
 

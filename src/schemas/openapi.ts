@@ -11,7 +11,7 @@ import {
   zSelectors,
   zUpdateHighlightInput,
 } from './highlights.ts';
-import { NAV_VIEWS, zClipInput, zNoteId, zSetFlowInput } from './notes.ts';
+import { NAV_VIEWS, zClipInput, zNoteId, zReadingProgress, zSetFlowInput } from './notes.ts';
 import { zTag, zTags } from './tags.ts';
 
 // The Open API's shapes (/openapi/v1): plain JSON, times in epoch seconds as `createAt` and
@@ -88,6 +88,10 @@ export const zApiNoteDetail = zApiNote
     wordCount: z.number().int(),
     contentHtml: z.string().meta({ description: 'The sanitised article.' }),
     text: z.string().meta({ description: "The article's text, which selectors' positions count in." }),
+    readingProgress: zReadingProgress.nullable().meta({
+      description:
+        'Where the reader left the note: `offset` in `text` of the first line on screen, `fraction` read (0–1); null if never opened.',
+    }),
     highlights: z.array(zApiHighlight),
   })
   .meta({ id: 'NoteDetail' });

@@ -534,6 +534,11 @@ export interface components {
             lang: string | null;
             leadImageUrl: string | null;
             publishedAt: number | null;
+            /** @description Where the reader left the note: `offset` in `text` of the first line on screen, `fraction` read (0–1); null if never opened. */
+            readingProgress: {
+                fraction: number;
+                offset: number;
+            } | null;
             siteName: string | null;
             tags: string[];
             /** @description The article's text, which selectors' positions count in. */

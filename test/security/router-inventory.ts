@@ -122,6 +122,7 @@ const SAMPLES: Samples = {
     }),
     retryClip: (fx) => ({ id: fx.noteId }),
     get: (fx) => ({ id: fx.noteId }),
+    saveProgress: (fx) => ({ id: fx.noteId, offset: 12, fraction: 0.5 }),
     export: (fx) => ({ id: fx.noteId, format: 'markdown' }),
     list: (fx) => ({ nav: 'all', folderId: fx.folderId, q: 'note', sort: SortOrder.newestFirst, limit: 10 }),
     counts: () => undefined,

@@ -47,6 +47,11 @@ export const NoteSchema = defineEntity({
     /** 'url': the worker fetches it; 'html': the client sent the page (extension, bookmarklet). */
     source: p.string().length(8).default('url'),
     highlightCount: p.integer().default(0),
+    /** Where the reader left it: the offset in the plain text of the first line on screen. */
+    readingOffset: p.integer().nullable(),
+    /** How much of it was read then, 0–1, for display. */
+    readingFraction: p.float().nullable(),
+    readAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => clock.now()),
     updatedAt: p
       .datetime()

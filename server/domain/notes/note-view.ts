@@ -36,6 +36,10 @@ export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetai
     wordCount: note.wordCount,
     contentHtml: content?.contentHtml ?? '',
     text: content?.text ?? '',
+    readingProgress:
+      note.readingOffset == null || note.readingFraction == null
+        ? null
+        : { offset: note.readingOffset, fraction: note.readingFraction },
   };
 }
 
