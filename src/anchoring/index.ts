@@ -8,3 +8,4 @@ export type {
   TextPositionSelector,
   TextQuoteSelector,
 } from './types.ts';
+export { snapToWords } from './words.ts';
