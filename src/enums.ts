@@ -94,6 +94,31 @@ export const SortOrder = {
 } as const;
 export type SortOrder = ValueOf<typeof SortOrder>;
 
+/**
+ * The note list's sorts: all but "by position in article". A note has no place in an article;
+ * that sort orders highlights (HighlightSort), and a note list asked for it (an old link or
+ * stored preference) is listed newest first.
+ */
+export const NoteSort = {
+  newestFirst: SortOrder.newestFirst,
+  oldestFirst: SortOrder.oldestFirst,
+  recentlyUpdated: SortOrder.recentlyUpdated,
+  mostHighlights: SortOrder.mostHighlights,
+  oldest: SortOrder.oldest,
+} as const;
+export type NoteSort = ValueOf<typeof NoteSort>;
+
+/**
+ * The highlight list's sorts: newest first, or in article order — grouped by note (the most
+ * recently saved note first), each note's highlights by where they start in its text, those
+ * without a place (detached, images, page notes) after them in the order they were made.
+ */
+export const HighlightSort = {
+  newestFirst: SortOrder.newestFirst,
+  positionInArticle: SortOrder.positionInArticle,
+} as const;
+export type HighlightSort = ValueOf<typeof HighlightSort>;
+
 /** Theme preference as stored: dark 'y', light 'n'; absent/'system' follows the system. */
 export const Theme = { dark: 'y', light: 'n', system: 'system' } as const;
 export type Theme = ValueOf<typeof Theme>;

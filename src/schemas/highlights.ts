@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ColourSlot, CoreType, HighlightStyle } from '../enums.ts';
+import { ColourSlot, CoreType, HighlightSort, HighlightStyle } from '../enums.ts';
 import { zHighlightId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
 import { zNoteId } from './notes.ts';
@@ -133,9 +133,12 @@ export const zHighlightListInput = z.object({
   q: zText().max(200).optional(),
   slotId: zSlot.optional(),
   tag: zTag.optional(),
+  sort: z.enum(Object.values(HighlightSort)).default(HighlightSort.newestFirst),
   limit: z.number().int().min(1).max(100).default(50),
-  cursor: zText().max(200).nullish(),
+  /** In article order it names the note and the place: a longer cursor than newest first's. */
+  cursor: zText().max(400).nullish(),
 });
+export type HighlightListInput = z.infer<typeof zHighlightListInput>;
 export const zHighlightList = z.object({
   items: z.array(zHighlightListItem),
   nextCursor: z.string().nullable(),

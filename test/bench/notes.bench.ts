@@ -6,7 +6,7 @@
 import { listHighlights } from '../../server/domain/highlights/highlights.service.ts';
 import { listNotes, noteListSql, noteSearchTarget } from '../../server/domain/notes/note-list.ts';
 import { exactPhrases } from '../../server/domain/search/search-condition.ts';
-import { SortOrder } from '../../src/enums.ts';
+import { HighlightSort, SortOrder } from '../../src/enums.ts';
 import type { NoteListInput } from '../../src/schemas/notes.ts';
 import { openBenchUser, time, toPg } from './bench-db.ts';
 
@@ -64,6 +64,16 @@ for (const [name, partial] of cases) {
     `${name.padEnd(28)} | ${service.p50.toFixed(1).padStart(8)} / ${service.p95.toFixed(1).padStart(8)}  | ${rawTime.p50.toFixed(1).padStart(8)} / ${rawTime.p95.toFixed(1).padStart(8)}  | ${ratio.toFixed(2).padStart(9)} | ${plan}`,
   );
 }
+// A page deep into article order: its cursor ends inside a note 2,000 highlights down.
+let deepCursor: string | null = null;
+for (let page = 0; page < 40; page++) {
+  const chunk = await listHighlights(orm.em.fork(), user, {
+    limit: 50,
+    sort: HighlightSort.positionInArticle,
+    cursor: deepCursor,
+  });
+  deepCursor = chunk.nextCursor;
+}
 for (const [name, filter] of [
   ['highlights first page', {}],
   ['highlights by colour', { slotId: 3 }],
@@ -72,6 +82,9 @@ for (const [name, filter] of [
   ['highlight search 用户', { q: '用户' }],
   ['highlight search 用户体验', { q: '用户体验' }],
   ['highlight search garden', { q: 'garden' }],
+  ['highlights in article order', { sort: HighlightSort.positionInArticle }],
+  ['highlights article by colour', { sort: HighlightSort.positionInArticle, slotId: 3 }],
+  ['highlights article page 41', { sort: HighlightSort.positionInArticle, cursor: deepCursor }],
 ] as const) {
   const t = await time(() => listHighlights(orm.em.fork(), user, { limit: 50, ...filter }), RUNS);
   const search = name.includes('search');

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { anchor, anchorAll } from '../../../src/anchoring/index.ts';
 import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
-import { CoreType, NoteKind } from '../../../src/enums.ts';
+import { CoreType, HighlightSort, NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { findMathError } from '../../../src/rules/math.ts';
@@ -15,7 +15,8 @@ import { clock } from '../../clock.ts';
 import { Highlight, Note, NoteContent, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
-import { decodeCursor, pageOf } from '../cursor.ts';
+import { asDate } from '../../db/row.ts';
+import { cursorId, cursorInstant, cursorText, decodeCursor, invalidCursor, pageOf } from '../cursor.ts';
 import { ownNote } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
@@ -247,13 +248,61 @@ export interface HighlightFilter {
   slotId?: number | undefined;
   tag?: string | undefined;
   q?: string | undefined;
+  sort?: HighlightSort | undefined;
   limit: number;
   cursor?: string | null | undefined;
 }
 
+/** A highlight with no place in its note's text (detached, an image, a page note) sorts after those with one. */
+const NO_POSITION = 2_147_483_647;
+const POSITION_KEY = `coalesce(h.position_start, ${NO_POSITION})`;
+
+/** Article order's keyset: the note (its saving time and id), then the place, creation time and id within it. */
+interface ArticleKeyset {
+  noteCreatedAt: Date;
+  noteId: string;
+  position: number;
+  createdAt: Date;
+  id: string;
+}
+
+function encodeArticleCursor(row: Record<string, unknown>): string {
+  const key = [
+    asDate(row.note_created_at).toISOString(),
+    row.note_id,
+    row.position_start ?? NO_POSITION,
+    asDate(row.created_at).toISOString(),
+    row.id,
+  ];
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** The cursor `encodeArticleCursor` wrote, or a 400 (a newest-first cursor included). */
+function decodeArticleCursor(cursor: string | null | undefined): ArticleKeyset | null {
+  if (!cursor) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cursorText(cursor));
+  } catch {
+    throw invalidCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 5) throw invalidCursor();
+  const [noteCreatedAt, noteId, position, createdAt, id] = parsed as unknown[];
+  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > NO_POSITION)
+    throw invalidCursor();
+  return {
+    noteCreatedAt: cursorInstant(noteCreatedAt),
+    noteId: cursorId(noteId),
+    position,
+    createdAt: cursorInstant(createdAt),
+    id: cursorId(id),
+  };
+}
+
 /**
- * Every highlight across notes, newest first, filtered by colour, tag, note and keywords;
- * keyset-paginated, one statement, rows mapped straight to the list shape.
+ * Every highlight across notes, filtered by colour, tag, note and keywords, newest first or in
+ * article order (HighlightSort); keyset-paginated, one statement, rows mapped straight to the
+ * list shape.
  */
 export async function listHighlights(em: EntityManager, user: User, filter: HighlightFilter) {
   if (filter.noteId) await ownNote(em, user, filter.noteId);
@@ -284,6 +333,7 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
     where.push(matches.sql);
     params.push(...matches.params);
   }
+  if (filter.sort === HighlightSort.positionInArticle) return listInArticleOrder(em, filter, where, params);
   const after = decodeCursor(filter.cursor);
   if (after) {
     where.push('(h.created_at, h.id) < (?, ?)');
@@ -302,6 +352,51 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
     params,
   );
   return pageOf(rows.map(rowToHighlightListItem), filter.limit);
+}
+
+/**
+ * Article order: notes walked newest saved first by the note index (user, created_at), each
+ * note's highlights fetched by the (note, position) index and sorted among themselves; a page
+ * may end inside a note, so the keyset carries the note and the place in it.
+ */
+async function listInArticleOrder(
+  em: EntityManager,
+  filter: HighlightFilter,
+  where: string[],
+  params: unknown[],
+) {
+  const after = decodeArticleCursor(filter.cursor);
+  if (after) {
+    // The first condition alone starts the note index's walk at the cursor's note; the rest is exact.
+    where.push(
+      `n.created_at <= ? and ((n.created_at, n.id) < (?, ?) or (n.id = ? and (${POSITION_KEY}, h.created_at, h.id) > (?, ?, ?)))`,
+    );
+    params.push(
+      after.noteCreatedAt,
+      after.noteCreatedAt,
+      after.noteId,
+      after.noteId,
+      after.position,
+      after.createdAt,
+      after.id,
+    );
+  }
+  params.push(filter.limit + 1);
+  const rows = await preparedRows(
+    em,
+    `select ${HIGHLIGHT_COLUMNS}, n.title as note_title, n.url as note_url, n.created_at as note_created_at
+     from highlight h join note n on n.id = h.note_id and n.user_id = h.user_id
+     where ${where.join(' and ')}
+     order by n.created_at desc, n.id desc, ${POSITION_KEY}, h.created_at, h.id
+     limit ?`,
+    params,
+  );
+  const items = rows.slice(0, filter.limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(rowToHighlightListItem),
+    nextCursor: rows.length > filter.limit && last ? encodeArticleCursor(last) : null,
+  };
 }
 
 /**
