@@ -25,6 +25,7 @@ import {
 import { clipHtml, clipUrl, retryClip } from '../domain/notes/clip.service.ts';
 import { navCounts } from '../domain/notes/note-counts.ts';
 import { listNotes } from '../domain/notes/note-list.ts';
+import { tagCounts } from '../domain/notes/note-tags.ts';
 import { toNoteDetail, toNoteSummary } from '../domain/notes/note-view.ts';
 import { exportNote, getNote } from '../domain/notes/notes.service.ts';
 import {
@@ -35,7 +36,6 @@ import {
   removeTag,
   restoreNotes,
   setFlow,
-  tagCounts,
   trashNotes,
 } from '../domain/notes/organise.service.ts';
 import { saveReadingProgress } from '../domain/notes/reading-progress.service.ts';

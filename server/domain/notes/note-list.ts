@@ -4,12 +4,12 @@ import { parseSearchQuery } from '../../../src/rules/search-query.ts';
 import type { NavView, NoteListInput } from '../../../src/schemas/notes.ts';
 import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
-import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { epochMsSql } from '../../db/row.ts';
 import { cursorId, cursorInstant, cursorText, invalidCursor } from '../cursor.ts';
 import { ownFolder } from '../folders/folders.service.ts';
 import { exactPhrases, type SearchTarget, searchStages } from '../search/search-condition.ts';
+import { carriesTagSql } from './note-tags.ts';
 import { rowToNoteSummary } from './note-view.ts';
 
 const DAY_MS = 86_400_000;
@@ -145,11 +145,8 @@ export function noteListSql(
   where.push(navCondition(input.nav, now, params));
 
   const search = parseSearchQuery(input.q ?? '');
-  const tags = [...search.tags, ...(input.tag ? [input.tag] : [])];
-  if (tags.length) {
-    where.push('n.tags @> ?::text[]');
-    params.push(pgTextArray(tags));
-  }
+  const tags = new Set([...search.tags, ...(input.tag ? [input.tag] : [])]);
+  for (const tag of tags) where.push(carriesTagSql(user.id, tag, params));
   if (input.folderId) {
     where.push('n.folder_id = ?');
     params.push(input.folderId);

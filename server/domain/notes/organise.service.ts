@@ -150,19 +150,6 @@ export async function mergeTags(em: EntityManager, user: User, from: string[], t
   });
 }
 
-/** Tags with how many notes and highlights carry each. */
-export async function tagCounts(em: EntityManager, user: User) {
-  const rows = await em.execute<{ tag: string; notes: string; highlights: string }[]>(
-    `select tag, sum(notes)::int as notes, sum(highlights)::int as highlights from (
-       select unnest(tags) as tag, 1 as notes, 0 as highlights from note where user_id = ? and trashed_at is null
-       union all
-       select unnest(tags), 0, 1 from highlight where user_id = ?
-     ) t group by tag order by tag`,
-    [user.id, user.id],
-  );
-  return rows.map((r) => ({ tag: r.tag, notes: Number(r.notes), highlights: Number(r.highlights) }));
-}
-
 export async function moveToFolder(
   em: EntityManager,
   user: User,

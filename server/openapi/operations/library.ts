@@ -8,7 +8,7 @@ import {
   listFolders,
   renameFolder,
 } from '../../domain/folders/folders.service.ts';
-import { tagCounts } from '../../domain/notes/organise.service.ts';
+import { tagCounts } from '../../domain/notes/note-tags.ts';
 import { operation } from '../operation.ts';
 import { toApiFolder } from '../shapes.ts';
 
