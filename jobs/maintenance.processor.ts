@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { clock } from '../server/clock.ts';
 import { Session } from '../server/db/entities/index.ts';
 import type { AppDeps } from '../server/deps.ts';
+import { purgeStoredFiles } from '../server/domain/images/stored-images.ts';
 import { downgradeExpiredMembers, remindExpiringMembers } from '../server/domain/membership/expiry.ts';
 import { closeStaleOrders } from '../server/domain/membership/orders.ts';
 import { purgeTrash } from '../server/domain/notes/organise.service.ts';
@@ -22,6 +23,7 @@ import { jobProcessor } from './job-processor.ts';
 export const MAINTENANCE_JOBS = {
   purgeExpiredSessions: JOBS.purgeExpiredSessions.name,
   deleteUserFiles: JOBS.deleteUserFiles.name,
+  purgeStoredFiles: JOBS.purgeStoredFiles.name,
   sweepStaleClips: JOBS.sweepStaleClips.name,
   purgeTrash: JOBS.purgeTrash.name,
   reindexSearch: JOBS.reindexSearch.name,
@@ -61,7 +63,8 @@ export function maintenanceProcessor(
 ) {
   const dataDir = deps.config.dataDir;
   return jobProcessor(QUEUES.maintenance, {
-    purgeTrash: async () => ({ deleted: await purgeTrash(em()) }),
+    purgeTrash: async () => ({ deleted: await purgeTrash(em(), deps.queues) }),
+    purgeStoredFiles: async ({ userId }) => ({ rows: await purgeStoredFiles(em(), deps.storage, userId) }),
     sweepStaleClips: () => sweepStaleClips(em(), deps.queues),
     sweepWebhooks: () => sweepWebhooks(em(), deps.queues),
     membership: async () => ({
@@ -74,10 +77,14 @@ export function maintenanceProcessor(
       deleted: await purgeExpiredSessions(em()),
       deviceTickets: await purgeSpentDeviceTickets(em()),
       uploads: await purgeSpentUploads(em(), deps.storage),
+      // The sweep behind each deletion's own purge job (one lost with its enqueue, say).
+      storedFiles: await purgeStoredFiles(em(), deps.storage),
       idempotencyRecords: await purgeIdempotencyRecords(em()),
     }),
     deleteUserFiles: async ({ userId }) => {
       await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
+      // The same prefix in the configured store (a bucket, when it is not this directory).
+      await deps.storage.removePrefix(`${userId}/`);
       return { userId };
     },
   });

@@ -7,6 +7,7 @@ import { log } from '../server/log.ts';
 import { createRedis, upsertSchedules } from '../server/queue.ts';
 import { QUEUE_CONCURRENCY, QUEUE_NAMES, QUEUES, type QueueName } from '../src/jobs.ts';
 import { clipProcessor } from './clip.processor.ts';
+import { imagesProcessor } from './images.processor.ts';
 import { mailProcessor } from './mail.processor.ts';
 import { maintenanceProcessor, queueSearchReindexIfBehind } from './maintenance.processor.ts';
 import { pushProcessor } from './push.processor.ts';
@@ -34,12 +35,14 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
   const pool =
     options.extractionPool ??
     new ExtractionPool({ size: deps.config.extractPoolSize, timeoutMs: deps.config.extractTimeoutMs });
-  const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets };
+  const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets, queues: deps.queues };
+  const imageEnv = { storage: deps.storage, allowedTargets: deps.config.fetchAllowTargets };
   // Each parses a job's payload with the registry's schema before its handler runs.
   const processors: Record<QueueName, Processor> = {
     [QUEUES.maintenance]: maintenanceProcessor(em, deps),
     [QUEUES.mail]: mailProcessor(mailer),
     [QUEUES.clip]: clipProcessor(em, clipEnv),
+    [QUEUES.images]: imagesProcessor(em, imageEnv),
     [QUEUES.push]: pushProcessor(em, deps),
     [QUEUES.webhook]: webhookProcessor(em, deps),
   };

@@ -21,6 +21,7 @@ import { Migration20261127120000_idempotency } from './Migration20261127120000_i
 import { Migration20261128100000_membership } from './Migration20261128100000_membership.ts';
 import { Migration20261129100000_extension } from './Migration20261129100000_extension.ts';
 import { Migration20261130110000_reading_progress } from './Migration20261130110000_reading_progress.ts';
+import { Migration20261130120000_stored_images } from './Migration20261130120000_stored_images.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   Migration20261128100000_membership,
   Migration20261129100000_extension,
   Migration20261130110000_reading_progress,
+  Migration20261130120000_stored_images,
 ];

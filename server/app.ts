@@ -6,6 +6,7 @@ import { paymentProviders } from './domain/membership/providers/index.ts';
 import { checkHealth } from './health.ts';
 import { exportRoutes } from './http/export.routes.ts';
 import { extensionDownloadRoutes } from './http/extension-downloads.ts';
+import { filesRoutes } from './http/files.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): Express {
   // The local store's upload target (spec section 7): signed multipart forms, up to 10 MB.
   app.use(uploadRoutes(deps));
   app.use(extensionDownloadRoutes());
+  // The images stored with notes, to their owner only.
+  app.use(filesRoutes(deps));
 
   app.use(clientRouter(deps.config, (req, res) => bootData(deps, req, res)));
 

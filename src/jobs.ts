@@ -9,6 +9,7 @@ import { SEARCH_TOKENS_VERSION } from './search/tokens.ts';
 
 export const QUEUES = {
   clip: 'clip',
+  images: 'images',
   mail: 'mail',
   maintenance: 'maintenance',
   push: 'push',
@@ -19,6 +20,8 @@ export const QUEUE_NAMES = Object.values(QUEUES) as QueueName[];
 
 /** How many jobs of each queue one worker process runs at once; clips: CLIP_CONCURRENCY (server/config.ts). */
 export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES.clip>, number>> = {
+  // Storing a note's images mostly waits on the sites serving them.
+  [QUEUES.images]: 4,
   [QUEUES.mail]: 4,
   [QUEUES.maintenance]: 1,
   // Pushes mostly wait on the note tools (flomo is paced at a post a second).
@@ -91,6 +94,16 @@ export const zClipJob = z.object({
 });
 export type ClipJob = z.infer<typeof zClipJob>;
 
+/** Store the images of one clip attempt's content (queued when the clip is done, or by the reader). */
+export const zStoreImagesJob = z.object({
+  noteId: z.string().min(1).max(32),
+  attempt: z.number().int().nonnegative(),
+});
+export type StoreImagesJob = z.infer<typeof zStoreImagesJob>;
+
+/** Remove the stored files of a user's notes deleted for good. */
+export const zPurgeStoredFilesJob = z.object({ userId: z.number().int().positive() });
+
 export const zDeleteUserFilesJob = z.object({ userId: z.number().int().positive() });
 
 /** Push a user's highlights to one connected note tool (flomo, WorkFlowy, SiYuan). */
@@ -115,6 +128,26 @@ export const JOBS = {
     payload: zClipJob,
     jobId: ({ noteId, attempt }) => `clip-${noteId}-${attempt}`,
     options: DEFAULT_JOB_OPTIONS,
+  }),
+  /**
+   * One per clip attempt: re-running it stores nothing twice (an image already stored for the
+   * note is known by its address and content hash).
+   */
+  storeImages: defineJob({
+    queue: QUEUES.images,
+    name: 'store-images',
+    payload: zStoreImagesJob,
+    jobId: ({ noteId, attempt }) => `images-${noteId}-${attempt}`,
+    options: { ...DEFAULT_JOB_OPTIONS, attempts: 4, backoff: { type: 'exponential', delay: 5_000 } },
+  }),
+  /** Debounced per user: queued after notes are deleted for good; the hourly purge sweeps up too. */
+  purgeStoredFiles: defineJob({
+    queue: QUEUES.maintenance,
+    name: 'purge-stored-files',
+    payload: zPurgeStoredFilesJob,
+    jobId: ({ userId }) => `purge-stored-files-${userId}`,
+    options: DEFAULT_JOB_OPTIONS,
+    debounced: true,
   }),
   mail: defineJob({
     queue: QUEUES.mail,

@@ -19,13 +19,10 @@ export function securityHeaders(config: Pick<AppConfig, 'publicUrl'>): RequestHa
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // Clipped articles still show their images from the sites they came from (the sanitiser
-        // keeps their remote src, and lead images and image highlights are remote URLs too), so
-        // remote https images must load. data: is the QR sign-in code and inline article images.
-        // Plain http: images are no longer allowed (on an https install the browser upgrades
-        // them first). Once the reader stores clipped images and serves them from our origin,
-        // this narrows to ["'self'", 'data:'].
-        imgSrc: ["'self'", 'data:', 'https:'],
+        // Pictures come only from Margin: clipped images are stored and served from /files (the
+        // reader rewrites every article image to its copy or a placeholder, list rows show the
+        // stored lead image). data: is the QR sign-in code and images written into articles.
+        imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         mediaSrc: ["'self'", 'https:'],

@@ -14,7 +14,8 @@ import { asEpochSeconds } from '../db/row.ts';
 
 // The services' shapes (the app's) as the Open API sends them: times in epoch seconds.
 
-export function toApiNote({ createdAt, updatedAt, ...note }: NoteSummary): ApiNote {
+/** `image` is Margin's own copy, served to the signed-in reader only: the API keeps the page's address. */
+export function toApiNote({ createdAt, updatedAt, image: _image, ...note }: NoteSummary): ApiNote {
   return { ...note, createAt: asEpochSeconds(createdAt), updateAt: asEpochSeconds(updatedAt) };
 }
 
@@ -34,7 +35,17 @@ export function toApiHighlight({
 }
 
 export function toApiNoteDetail(
-  { author, publishedAt, lang, wordCount, contentHtml, text, readingProgress, ...summary }: NoteDetail,
+  {
+    author,
+    publishedAt,
+    lang,
+    wordCount,
+    contentHtml,
+    text,
+    readingProgress,
+    imagesPending: _imagesPending,
+    ...summary
+  }: NoteDetail,
   highlights: Highlight[],
 ): z.input<typeof zApiNoteDetail> {
   return {

@@ -127,4 +127,9 @@ export class LocalStorage implements FileStorage {
   async remove(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
   }
+
+  async removePrefix(prefix: string): Promise<void> {
+    if (!prefix.endsWith('/')) throw new Error(`storage prefix must end with /: ${prefix}`);
+    await fs.rm(this.pathOf(prefix), { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,8 @@
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -74,5 +76,21 @@ export class S3Storage implements FileStorage {
 
   async remove(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async removePrefix(prefix: string): Promise<void> {
+    if (!prefix.endsWith('/')) throw new Error(`storage prefix must end with /: ${prefix}`);
+    // Listed a page (up to 1,000 keys) at a time, each page deleted in one request.
+    for (;;) {
+      const listed = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix }),
+      );
+      const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (!keys.length) return;
+      await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
+      );
+      if (!listed.IsTruncated) return;
+    }
   }
 }

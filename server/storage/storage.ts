@@ -1,5 +1,5 @@
 // One interface for stored files (DESIGN.md: `local` under DATA_DIR/files, or any S3-compatible
-// store): extension uploads now, the reader's images later. Keys are `/`-separated relative paths.
+// store): extension uploads and the images stored with notes. Keys are `/`-separated relative paths.
 
 /** A browser-style upload: POST a multipart form with `fields` and then the file to `host`. */
 export interface UploadForm {
@@ -27,6 +27,8 @@ export interface FileStorage {
   read(key: string, maxBytes: number): Promise<Buffer | null>;
   write(key: string, body: Buffer, contentType: string): Promise<void>;
   remove(key: string): Promise<void>;
+  /** Every file whose key starts with `prefix` (a `/`-ended folder of keys, e.g. an account's). */
+  removePrefix(prefix: string): Promise<void>;
 }
 
 export class FileTooLargeError extends Error {

@@ -26,8 +26,8 @@ import { clipHtml, clipUrl, retryClip } from '../domain/notes/clip.service.ts';
 import { navCounts } from '../domain/notes/note-counts.ts';
 import { listNotes } from '../domain/notes/note-list.ts';
 import { tagCounts } from '../domain/notes/note-tags.ts';
-import { toNoteDetail, toNoteSummary } from '../domain/notes/note-view.ts';
-import { exportNote, getNote } from '../domain/notes/notes.service.ts';
+import { toNoteSummary } from '../domain/notes/note-view.ts';
+import { exportNote } from '../domain/notes/notes.service.ts';
 import {
   addTag,
   deleteForever,
@@ -38,6 +38,7 @@ import {
   setFlow,
   trashNotes,
 } from '../domain/notes/organise.service.ts';
+import { readerNote } from '../domain/notes/reader-note.ts';
 import { saveReadingProgress } from '../domain/notes/reading-progress.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
 import { changesExports, emitsWebhooks } from './push-trigger.ts';
@@ -73,10 +74,7 @@ export const notesRouter = router({
   get: protectedProcedure
     .input(zNoteIdInput)
     .output(zNoteDetail)
-    .query(async ({ ctx, input }) => {
-      const { note, content } = await getNote(ctx.em, ctx.user, input.id);
-      return toNoteDetail(note, content);
-    }),
+    .query(({ ctx, input }) => readerNote(ctx.em, ctx.queues, ctx.user, input.id)),
 
   /** Where the reader left the note (no export change: reading is not editing). */
   saveProgress: protectedProcedure
@@ -114,7 +112,9 @@ export const notesRouter = router({
   deleteForever: changesExports
     .input(zNoteIdsInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await deleteForever(ctx.em, ctx.user, input.ids))),
+    .mutation(async ({ ctx, input }) =>
+      changed(await deleteForever(ctx.em, ctx.queues, ctx.user, input.ids)),
+    ),
 
   moveToFolder: changesExports
     .input(zMoveToFolderInput)

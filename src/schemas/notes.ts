@@ -32,6 +32,8 @@ export const zNoteSummary = z.object({
   title: z.string(),
   siteName: z.string().nullable(),
   leadImageUrl: z.string().nullable(),
+  /** The lead image as Margin stored it (a `/files/…` address on Margin), once stored. */
+  image: z.string().nullable(),
   excerpt: z.string(),
   flow: z.number().int(),
   tags: z.array(z.string()),
@@ -77,6 +79,8 @@ export const zNoteDetail = zNoteSummary.extend({
   contentHtml: z.string(),
   text: z.string(),
   readingProgress: zReadingProgress.nullable(),
+  /** Some of the article's images are still being stored (the reader asks again until they are). */
+  imagesPending: z.boolean(),
 });
 export type NoteDetail = z.infer<typeof zNoteDetail>;
 

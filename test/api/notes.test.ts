@@ -74,9 +74,9 @@ describe('states and transitions', () => {
     await deps.orm.em
       .fork()
       .nativeUpdate(Note, { id: recent.id }, { trashedAt: new Date('2026-01-20T00:00:00Z') });
-    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-30T23:59:59Z'))).toBe(0);
-    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-31T00:00:00Z'))).toBe(1);
-    expect(await purgeTrash(deps.orm.em.fork(), new Date('2026-01-31T00:00:00Z'))).toBe(0);
+    expect(await purgeTrash(deps.orm.em.fork(), deps.queues, new Date('2026-01-30T23:59:59Z'))).toBe(0);
+    expect(await purgeTrash(deps.orm.em.fork(), deps.queues, new Date('2026-01-31T00:00:00Z'))).toBe(1);
+    expect(await purgeTrash(deps.orm.em.fork(), deps.queues, new Date('2026-01-31T00:00:00Z'))).toBe(0);
     expect((await caller.notes.list({ nav: 'trash' })).items.map((p) => p.title)).toEqual(['Recent']);
   });
 
@@ -391,7 +391,7 @@ describe('left-nav counts', () => {
     await caller.highlights.delete({ id: highlight.id });
     expect((await countsAsListed(caller))['24h']).toBe(0);
 
-    await purgeTrash(deps.orm.em.fork(), new Date(clock.now().getTime() + 31 * 86_400_000));
+    await purgeTrash(deps.orm.em.fork(), deps.queues, new Date(clock.now().getTime() + 31 * 86_400_000));
     expect(await countsAsListed(caller)).toEqual({
       ...trashed,
       all: 3,

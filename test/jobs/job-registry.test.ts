@@ -134,6 +134,7 @@ describe('a malformed job put on the queue directly (raw BullMQ)', () => {
     const handlers = {
       purgeExpiredSessions: vi.fn(async () => 'purged'),
       deleteUserFiles: vi.fn(async (_payload: { userId: number }) => 'deleted'),
+      purgeStoredFiles: vi.fn(async () => 'purged'),
       sweepStaleClips: vi.fn(async () => 'swept'),
       purgeTrash: vi.fn(async () => 'purged'),
       reindexSearch: vi.fn(async () => 'reindexed'),

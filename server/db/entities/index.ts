@@ -10,6 +10,7 @@ import { NoteSchema } from './note.entity.ts';
 import { NoteContentSchema } from './note-content.entity.ts';
 import { OrderSchema } from './order.entity.ts';
 import { SessionSchema } from './session.entity.ts';
+import { StoredFileSchema } from './stored-file.entity.ts';
 import { SyncTokenSchema } from './sync-token.entity.ts';
 import { UploadSchema } from './upload.entity.ts';
 import { UserSchema } from './user.entity.ts';
@@ -30,6 +31,7 @@ export { Note } from './note.entity.ts';
 export { NoteContent } from './note-content.entity.ts';
 export { Order } from './order.entity.ts';
 export { Session } from './session.entity.ts';
+export { StoredFile } from './stored-file.entity.ts';
 export { SyncToken } from './sync-token.entity.ts';
 export { Upload } from './upload.entity.ts';
 export { User } from './user.entity.ts';
@@ -59,4 +61,5 @@ export const ENTITIES = [
   UserSettingSchema,
   FeedbackSchema,
   UploadSchema,
+  StoredFileSchema,
 ];

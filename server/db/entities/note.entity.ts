@@ -33,6 +33,8 @@ export const NoteSchema = defineEntity({
     author: p.string().length(255).nullable(),
     publishedAt: p.datetime().nullable(),
     leadImageUrl: p.text().nullable(),
+    /** The lead image as Margin stored it (its `/files/…` address), once stored. */
+    image: p.text().nullable(),
     excerpt: p.text().default(''),
     lang: p.string().length(16).nullable(),
     wordCount: p.integer().default(0),

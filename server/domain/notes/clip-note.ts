@@ -5,9 +5,11 @@ import { cleanTitle } from '../../../src/rules/title.ts';
 import { clock } from '../../clock.ts';
 import { Note, NoteContent } from '../../db/entities/index.ts';
 import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
+import type { Queues } from '../../queue.ts';
 import { decodeHtml } from '../clip/decode.ts';
 import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
 import { reanchorNote } from '../highlights/highlights.service.ts';
+import { queueImageStoring } from '../images/stored-images.ts';
 import { indexNote } from '../search/search-index.ts';
 import { finishClip, startClip } from './clip-state.ts';
 
@@ -33,6 +35,8 @@ const TRANSIENT_FETCH_REASONS = new Set(['dns', 'connection', 'timeout']);
 export interface ClipEnvironment {
   pool: ExtractionPool;
   allowedTargets: readonly string[];
+  /** Where the finished clip's image job goes. */
+  queues: Queues;
 }
 
 async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
@@ -119,5 +123,8 @@ export async function clipNote(
     );
     return true;
   });
-  return finished ? 'done' : 'superseded';
+  if (!finished) return 'superseded';
+  // If this enqueue is lost, the reader queues the same job when it finds the images unstored.
+  await queueImageStoring(env.queues, note.id, job.attempt);
+  return 'done';
 }

@@ -15,7 +15,7 @@ import { rowToNoteSummary } from './note-view.ts';
 const DAY_MS = 86_400_000;
 
 /** The columns a list row shows (never the search vectors), under the names the row mapping reads. */
-const NOTE_COLUMNS = `n.id, n.url, n.title, n.site_name, n.lead_image_url, n.excerpt, n.flow, n.tags,
+const NOTE_COLUMNS = `n.id, n.url, n.title, n.site_name, n.lead_image_url, n.image, n.excerpt, n.flow, n.tags,
   n.clip_status, n.clip_error, n.highlight_count, n.folder_id, ${epochMsSql('n.created_at')} as created_at,
   ${epochMsSql('n.updated_at')} as updated_at`;
 

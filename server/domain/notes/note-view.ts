@@ -10,6 +10,7 @@ function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
     title: String(read('title')),
     siteName: (read('siteName') as string | null | undefined) ?? null,
     leadImageUrl: (read('leadImageUrl') as string | null | undefined) ?? null,
+    image: (read('image') as string | null | undefined) ?? null,
     excerpt: String(read('excerpt') ?? ''),
     flow: Number(read('flow')),
     tags: (read('tags') as string[] | null | undefined) ?? [],
@@ -27,19 +28,31 @@ export function toNoteSummary(note: Note): NoteSummary {
   return noteSummary((field) => (field === 'folderId' ? refId(note.folder) : note[field]));
 }
 
-export function toNoteDetail(note: Note, content: NoteContent | null): NoteDetail {
+/**
+ * `article`: the article as the reader shows it (its images Margin's copies); by default the
+ * stored HTML, as the Open API gives it.
+ */
+export function toNoteDetail(
+  note: Note,
+  content: NoteContent | null,
+  article: { contentHtml: string; imagesPending: boolean } = {
+    contentHtml: content?.contentHtml ?? '',
+    imagesPending: false,
+  },
+): NoteDetail {
   return {
     ...toNoteSummary(note),
     author: note.author ?? null,
     publishedAt: note.publishedAt ? asDate(note.publishedAt) : null,
     lang: note.lang ?? null,
     wordCount: note.wordCount,
-    contentHtml: content?.contentHtml ?? '',
+    contentHtml: article.contentHtml,
     text: content?.text ?? '',
     readingProgress:
       note.readingOffset == null || note.readingFraction == null
         ? null
         : { offset: note.readingOffset, fraction: note.readingFraction },
+    imagesPending: article.imagesPending,
   };
 }
 

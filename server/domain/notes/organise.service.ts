@@ -5,7 +5,9 @@ import { AppError } from '../../../src/errors.ts';
 import { clock } from '../../clock.ts';
 import { Note, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import type { Queues } from '../../queue.ts';
 import { ownFolder } from '../folders/folders.service.ts';
+import { queueStoredFilesPurge } from '../images/stored-images.ts';
 import { recordHighlightEvents, recordNoteEvents, withNoteEvents } from '../webhooks/events.ts';
 
 /**
@@ -50,20 +52,35 @@ export async function restoreNotes(em: EntityManager, user: User, ids: string[])
   return changedOrNotFound(em, user, ids, changed);
 }
 
-/** Force-delete: only notes already in the trash; their content and highlights go with them. */
-export async function deleteForever(em: EntityManager, user: User, ids: string[]): Promise<number> {
+/**
+ * Force-delete: only notes already in the trash; their content and highlights go with them, and
+ * their stored images by a job (each deletion for good below queues it).
+ */
+export async function deleteForever(
+  em: EntityManager,
+  queues: Queues,
+  user: User,
+  ids: string[],
+): Promise<number> {
   const changed = await em.nativeDelete(Note, { ...listed(user, ids), trashedAt: { $ne: null } });
+  if (changed) await queueStoredFilesPurge(queues, [user.id]);
   return changedOrNotFound(em, user, ids, changed);
 }
 
 /** Deletes one note for good whether or not it is in the trash (the Open API's DELETE). */
-export async function deleteNote(em: EntityManager, user: User, id: string): Promise<void> {
+export async function deleteNote(em: EntityManager, queues: Queues, user: User, id: string): Promise<void> {
   if (!(await em.nativeDelete(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
+  await queueStoredFilesPurge(queues, [user.id]);
 }
 
 /** The scheduled purge: notes in the trash for 30 days are deleted. Idempotent. */
-export async function purgeTrash(em: EntityManager, now = clock.now()): Promise<number> {
-  return em.nativeDelete(Note, { trashedAt: { $lte: new Date(now.getTime() - TRASH_RETENTION_MS) } });
+export async function purgeTrash(em: EntityManager, queues: Queues, now = clock.now()): Promise<number> {
+  const deleted = await em.execute<{ user_id: string }[]>(
+    'delete from note where trashed_at <= ? returning user_id',
+    [new Date(now.getTime() - TRASH_RETENTION_MS)],
+  );
+  await queueStoredFilesPurge(queues, [...new Set(deleted.map((row) => Number(row.user_id)))]);
+  return deleted.length;
 }
 
 export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {

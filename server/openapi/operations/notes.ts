@@ -135,8 +135,8 @@ export const noteOperations = [
     params: zNoteIdParams,
     response: z.object({ deleted: z.literal(true) }),
     changes: 'exports',
-    handle: async ({ em, user, params }) => {
-      await deleteNote(em, user, params.id);
+    handle: async ({ em, deps, user, params }) => {
+      await deleteNote(em, deps.queues, user, params.id);
       return { deleted: true as const };
     },
   }),
