@@ -182,7 +182,7 @@ function highlightRange(
     annotation: annotation ?? null,
   };
   highlights.set(highlight.id, highlight);
-  painter.paint(highlight.id, { range, slotId, style });
+  painter.paint(highlight.id, { range: described.range, slotId, style });
   reportAnchored([highlight.id]);
   document.getSelection()?.removeAllRanges();
   ui?.hideTooltip();

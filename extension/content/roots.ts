@@ -1,5 +1,5 @@
 import { offsetsFromRange, rangeFromOffsets, type TextIndex, textIndex } from '../../src/anchoring/dom.ts';
-import { anchor, describeRange } from '../../src/anchoring/index.ts';
+import { anchor, describeRange, snapToWords } from '../../src/anchoring/index.ts';
 import type { Selectors } from '../../src/schemas/highlights.ts';
 
 // The live page's text, as the reader's anchoring sees an article: the body, and each open
@@ -87,14 +87,22 @@ export function selectedRange(): Range | null {
   return selection.getRangeAt(0).cloneRange();
 }
 
-/** The selectors of a range on the page (as the reader makes them), or null outside page text. */
-export function describeOnPage(range: Range): { selectors: Selectors; text: string } | null {
+/**
+ * The selectors of a range on the page, snapped to whole words as the reader makes them, with
+ * the snapped range to paint; null outside page text.
+ */
+export function describeOnPage(range: Range): { selectors: Selectors; text: string; range: Range } | null {
   const root = rootOf(range.startContainer);
   if (!root || rootOf(range.endContainer) !== root) return null;
   const index = indexOf(root);
   const offsets = offsetsFromRange(root, range, index);
   if (!offsets || offsets.end <= offsets.start) return null;
-  const selectors = describeRange(index.text, offsets.start, offsets.end) as Selectors;
+  const words = snapToWords(index.text, offsets.start, offsets.end);
+  if (words.end <= words.start) return null;
+  const selectors = describeRange(index.text, words.start, words.end) as Selectors;
   if (!selectors.quote.exact.trim()) return null;
-  return { selectors, text: selectors.quote.exact };
+  const { start, end } = selectors.position;
+  const snapped =
+    start === offsets.start && end === offsets.end ? range : rangeFromOffsets(root, start, end, index);
+  return { selectors, text: selectors.quote.exact, range: snapped ?? range };
 }

@@ -1,6 +1,6 @@
 import { type RefObject, useCallback, useEffect, useState } from 'react';
-import { offsetsFromRange, textIndex } from '../../../src/anchoring/dom.ts';
-import { describeRange } from '../../../src/anchoring/index.ts';
+import { offsetsFromRange, rangeFromOffsets, textIndex } from '../../../src/anchoring/dom.ts';
+import { describeRange, snapToWords } from '../../../src/anchoring/index.ts';
 import type { HighlightSelectors } from '../../../src/anchoring/types.ts';
 
 /** A finished, non-empty text selection inside the article, described for a new highlight. */
@@ -17,15 +17,37 @@ const liveRange = (root: HTMLElement): Range | null => {
   return root.contains(range.commonAncestorContainer) ? range : null;
 };
 
-function describe(root: HTMLElement): ArticleSelection | null {
+/**
+ * The selection described for a highlight, snapped to whole words (src/anchoring/words.ts). A
+ * selection made with the pointer is widened on screen to what will be kept; one made with the
+ * keyboard is left as it is, so the next Shift+arrow goes on from where the user put it.
+ */
+function describe(root: HTMLElement, showSnapped: boolean): ArticleSelection | null {
   const range = liveRange(root);
   if (!range) return null;
   const index = textIndex(root);
   const offsets = offsetsFromRange(root, range, index);
   if (!offsets || offsets.end <= offsets.start) return null;
-  const selectors = describeRange(index.text, offsets.start, offsets.end);
+  const words = snapToWords(index.text, offsets.start, offsets.end);
+  if (words.end <= words.start) return null;
+  const selectors = describeRange(index.text, words.start, words.end);
   if (!selectors.quote.exact.trim()) return null;
-  const frozen = range.cloneRange();
+  let frozen = range.cloneRange();
+  const { start, end } = selectors.position;
+  if (showSnapped && (start !== offsets.start || end !== offsets.end)) {
+    const snapped = rangeFromOffsets(root, start, end, index);
+    if (snapped) {
+      document
+        .getSelection()
+        ?.setBaseAndExtent(
+          snapped.startContainer,
+          snapped.startOffset,
+          snapped.endContainer,
+          snapped.endOffset,
+        );
+      frozen = snapped;
+    }
+  }
   return {
     selectors,
     rect: () => {
@@ -46,10 +68,10 @@ export function useArticleSelection(
   const [selection, setSelection] = useState<ArticleSelection | null>(null);
   useEffect(() => {
     let pointerDown = false;
-    const finish = () => {
+    const finish = (byPointer: boolean) => {
       const element = root.current;
       if (!element) return;
-      const next = describe(element);
+      const next = describe(element, byPointer);
       setSelection(next);
       if (next) onFinished?.(next);
     };
@@ -61,11 +83,11 @@ export function useArticleSelection(
       if (!pointerDown) return;
       pointerDown = false;
       // The selection settles after the pointer event (a click inside a selection collapses it).
-      setTimeout(finish, 0);
+      setTimeout(() => finish(true), 0);
     };
     const onKeyUp = (event: KeyboardEvent) => {
       if (event.shiftKey || event.key === 'Shift' || ((event.ctrlKey || event.metaKey) && event.key === 'a'))
-        finish();
+        finish(false);
     };
     const onSelectionChange = () => {
       const element = root.current;
