@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANNOTATION_MAX } from '../../../src/schemas/highlights.ts';
 import { errorData, errorMessage } from '../../lib/errors.ts';
 import { onModEnter } from '../../lib/keys.ts';
+import { clearAnnotationDraft, readAnnotationDraft, writeAnnotationDraft } from './annotation-draft.ts';
 
 interface EditorError {
   message: string;
@@ -17,26 +18,54 @@ function editorError(error: unknown, t: Parameters<typeof errorMessage>[1]): Edi
   };
 }
 
-/** The annotation textarea: Markdown with $…$ / $$…$$ math. A refused save shows why, and keeps the draft. */
+/**
+ * The annotation textarea: Markdown with $…$ / $$…$$ math. A refused save shows why, and keeps the
+ * draft. With a `draftKey`, what is typed is kept as a draft (annotation-draft.ts) until it is
+ * saved or cancelled, and an editor opened over a kept draft starts from it and says so.
+ */
 export function AnnotationEditor({
   initial,
+  draftKey,
   onSave,
   onDone,
 }: {
   initial: string;
+  draftKey?: string | null;
   onSave(annotation: string | null): Promise<unknown>;
   onDone(): void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState(initial);
+  const [kept] = useState(() => {
+    const stored = draftKey ? readAnnotationDraft(draftKey) : null;
+    return stored !== null && stored !== initial ? stored : null;
+  });
+  const [draft, setDraft] = useState(kept ?? initial);
+  const [restored, setRestored] = useState(kept !== null);
   const [error, setError] = useState<EditorError | null>(null);
   const [saving, setSaving] = useState(false);
   const id = useId();
+  const input = useRef<HTMLTextAreaElement>(null);
+  function edit(text: string) {
+    setDraft(text);
+    if (!draftKey) return;
+    if (text === initial) clearAnnotationDraft(draftKey);
+    else writeAnnotationDraft(draftKey, text);
+  }
+  function discard() {
+    edit(initial);
+    setRestored(false);
+    input.current?.focus();
+  }
+  function cancel() {
+    if (draftKey) clearAnnotationDraft(draftKey);
+    onDone();
+  }
   async function save() {
     setSaving(true);
     setError(null);
     try {
       await onSave(draft.trim() ? draft : null);
+      if (draftKey) clearAnnotationDraft(draftKey);
       onDone();
     } catch (caught) {
       setError(editorError(caught, t));
@@ -55,7 +84,21 @@ export function AnnotationEditor({
       <label htmlFor={id} className="visually-hidden">
         {t('highlights.annotation')}
       </label>
+      {restored && (
+        <div className="annotation-draft" role="status" data-testid="annotation-draft">
+          <span>{t('highlights.draftRestored')}</span>
+          <button
+            type="button"
+            className="button button-small"
+            data-testid="annotation-draft-discard"
+            onClick={discard}
+          >
+            {t('highlights.discardDraft')}
+          </button>
+        </div>
+      )}
       <textarea
+        ref={input}
         id={id}
         data-testid="annotation-input"
         value={draft}
@@ -66,7 +109,7 @@ export function AnnotationEditor({
         aria-describedby={error ? `${id}-error` : undefined}
         // biome-ignore lint/a11y/noAutofocus: the editor opens because the user asked to write
         autoFocus
-        onChange={(event) => setDraft(event.target.value)}
+        onChange={(event) => edit(event.target.value)}
         onKeyDown={onModEnter(() => void save())}
       />
       {error && (
@@ -80,7 +123,7 @@ export function AnnotationEditor({
         </div>
       )}
       <div className="annotation-editor-actions">
-        <button type="button" className="button" onClick={onDone}>
+        <button type="button" className="button" data-testid="annotation-cancel" onClick={cancel}>
           {t('common.cancel')}
         </button>
         <button

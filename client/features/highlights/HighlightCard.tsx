@@ -7,8 +7,10 @@ import type { Highlight } from '../../../src/schemas/highlights.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { notify } from '../../lib/notify.ts';
+import { useMe } from '../auth/session.ts';
 import { AnnotationEditor } from './AnnotationEditor.tsx';
 import { AnnotationView } from './AnnotationView.tsx';
+import { annotationDraftKey, clearAnnotationDraft, readAnnotationDraft } from './annotation-draft.ts';
 import { ColourButtons, StyleButtons } from './HighlightPickers.tsx';
 import { TagChipsInput } from './TagChipsInput.tsx';
 import type { HighlightActions } from './use-highlight-actions.ts';
@@ -35,8 +37,14 @@ export default function HighlightCard({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState(false);
+  const accountId = useMe().data?.accountId;
+  const draftKey = accountId ? annotationDraftKey(accountId, highlight.id) : null;
   const annotation = highlight.annotation?.message ?? '';
+  // An annotation left unsaved (Esc, a click outside) reopens in the editor, where it was left.
+  const [editing, setEditing] = useState(() => {
+    const draft = draftKey ? readAnnotationDraft(draftKey) : null;
+    return draft !== null && draft !== annotation;
+  });
   const change = (patch: Parameters<HighlightActions['update']>[1]) =>
     actions.update(highlight.id, patch).catch((error) => notify.error(error, 'toast.operationFailed'));
 
@@ -83,6 +91,7 @@ export default function HighlightCard({
             {editing ? (
               <AnnotationEditor
                 initial={annotation}
+                draftKey={draftKey}
                 onSave={(value) => actions.update(highlight.id, { annotation: value })}
                 onDone={() => setEditing(false)}
               />
@@ -122,6 +131,7 @@ export default function HighlightCard({
               data-testid="highlight-delete"
               onClick={() => {
                 onClose();
+                if (draftKey) clearAnnotationDraft(draftKey);
                 void actions.remove(highlight);
               }}
             >

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearch } from 'wouter';
 import { ClipStatus } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
+import { readingMinutes } from '../../../src/text/reading-time.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -17,7 +18,9 @@ import { HighlightDeepLink } from './HighlightDeepLink.tsx';
 import { HighlightLayer } from './HighlightLayer.tsx';
 import { HighlightsPanel } from './HighlightsPanel.tsx';
 import { ReaderActions } from './ReaderActions.tsx';
+import { ReadingProgressBar } from './ReadingProgressBar.tsx';
 import { usePaintedHighlights } from './use-painted-highlights.ts';
+import { useReadingProgress } from './use-reading-progress.ts';
 import '../../styles/reader.css';
 import '../../styles/highlights.css';
 
@@ -92,6 +95,9 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   useEffect(() => {
     if (!opensAtHighlight.current) window.scrollTo(0, 0);
   }, []);
+  // Then where it was left, on this device or another (after the scroll above: effects run in order).
+  const readFraction = useReadingProgress(contentRef, note, !opensAtHighlight.current);
+  const minutes = useMemo(() => (note?.text ? readingMinutes(note.text) : 0), [note?.text]);
 
   const back = (
     <button type="button" className="button reader-back" onClick={onBack} data-testid="reader-back">
@@ -115,6 +121,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   return (
     <div className="reader" data-testid="reader" data-note-id={note.id} data-clip-status={note.clipStatus}>
       <div className="reader-toolbar">
+        {note.contentHtml && <ReadingProgressBar fraction={readFraction} />}
         {back}
         <div className="reader-actions">
           <HighlightsPanel
@@ -135,6 +142,11 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
               <time dateTime={note.publishedAt.toISOString()}>
                 {formatDate(note.publishedAt, i18n.language)}
               </time>
+            )}
+            {minutes > 0 && (
+              <span className="reader-reading-time" data-testid="reading-time">
+                {t('reader.readingTime', { count: minutes })}
+              </span>
             )}
           </p>
         </header>
