@@ -5,10 +5,13 @@ import {
   zDailyGetInput,
   zDailyList,
   zDailyListInput,
+  zDailyMoved,
+  zDailyMoveUndone,
   zDailyNote,
   zDailySaveInput,
   zDailySaveResult,
   zMoveToDailyInput,
+  zUndoMoveToDailyInput,
 } from '../../src/schemas/daily.ts';
 import { zExportResult } from '../../src/schemas/notes.ts';
 import {
@@ -18,6 +21,7 @@ import {
   listDays,
   moveHighlightsToDaily,
   saveDay,
+  undoMoveToDaily,
 } from '../domain/daily/daily.service.ts';
 import { protectedProcedure, router } from './init.ts';
 import { changesExports } from './push-trigger.ts';
@@ -46,8 +50,14 @@ export const dailyRouter = router({
 
   moveHighlights: changesExports
     .input(zMoveToDailyInput)
-    .output(zDailyNote)
+    .output(zDailyMoved)
     .mutation(({ ctx, input }) => moveHighlightsToDaily(ctx.em, ctx.user, input.ids, input.target)),
+
+  /** Takes a move's quotes out of the daily note again (what `moveHighlights` answered names it). */
+  undoMove: changesExports
+    .input(zUndoMoveToDailyInput)
+    .output(zDailyMoveUndone)
+    .mutation(({ ctx, input }) => undoMoveToDaily(ctx.em, ctx.user, input.moveId)),
 
   export: protectedProcedure
     .input(zDailyExportInput)

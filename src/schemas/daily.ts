@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { zHighlightId } from '../rules/id.ts';
+import { zHighlightId, zStoredId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
 
 export const DAILY_TEXT_MAX = 200_000;
@@ -69,6 +69,12 @@ export const zMoveToDailyInput = z.object({
   ids: z.array(zHighlightId).min(1).max(200),
   target: z.enum(['today', 'new']),
 });
+/** The daily note a move wrote, and the move's id, which undoes it. */
+export const zDailyMoved = zDailyNote.extend({ moveId: z.string() });
+export type DailyMoved = z.infer<typeof zDailyMoved>;
+export const zUndoMoveToDailyInput = z.object({ moveId: zStoredId });
+/** The day whose notes an undone move changed. */
+export const zDailyMoveUndone = z.object({ date: zStoredDay });
 
 export const zDailyExportInput = z.object({ date: zDay, format: z.enum(['markdown', 'text']) });
 export const zTimeZoneInput = z.object({

@@ -36,6 +36,7 @@ const standIn: Fixtures = {
   folderId: 'STANDIN-FOLDER-ID',
   tag: 'stand-in',
   day: '2026-03-01',
+  dailyMoveId: 'STANDIN-DAILY-MOVE-ID',
   ticketId: 'STANDIN-TICKET-ID',
   ticketSecret: 'STANDIN-TICKET-SECRET',
   syncTokenId: 987_654_321,

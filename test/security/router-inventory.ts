@@ -60,6 +60,7 @@ export interface Fixtures {
   folderId: string;
   tag: string;
   day: string;
+  dailyMoveId: string;
   ticketId: string;
   ticketSecret: string;
   syncTokenId: number;
@@ -73,6 +74,7 @@ export const ownedIds = (fx: Fixtures) => [
   fx.noteId,
   fx.highlightId,
   fx.folderId,
+  fx.dailyMoveId,
   fx.webhookEndpointId,
   fx.orderId,
 ];
@@ -170,6 +172,7 @@ const SAMPLES: Samples = {
     append: () => ({ text: 'appended' }),
     list: () => ({ limit: 10, q: 'day' }),
     moveHighlights: (fx) => ({ ids: [fx.highlightId], target: 'today' }),
+    undoMove: (fx) => ({ moveId: fx.dailyMoveId }),
     export: (fx) => ({ date: fx.day, format: 'markdown' }),
   },
   sync: {
@@ -338,6 +341,10 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
   });
   const day = '2026-03-01';
   await user.caller.daily.save({ date: day, text: `${marker} day`, baseText: '', baseVersion: 0 });
+  const { moveId: dailyMoveId } = await user.caller.daily.moveHighlights({
+    ids: [highlight.id],
+    target: 'new',
+  });
   // Straight from the service: over HTTP, one address may only create a few tickets a minute.
   const { ticketId, secret } = await createTicket(
     { redis: deps.redis, redisPrefix: deps.config.redisPrefix, publicUrl: 'http://margin.test' },
@@ -376,6 +383,7 @@ export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
     folderId: folder.id,
     tag: `${marker}-tag`,
     day,
+    dailyMoveId,
     ticketId,
     ticketSecret: secret,
     syncTokenId: syncToken.id,

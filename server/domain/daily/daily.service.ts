@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DAY_MS } from '../../../src/constants.ts';
 import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { dayKey } from '../../../src/rules/daily-counter.ts';
 import { newId } from '../../../src/rules/id.ts';
 import { mergeText } from '../../../src/rules/merge-text.ts';
-import type { DailyNote } from '../../../src/schemas/daily.ts';
+import type { DailyMoved, DailyNote } from '../../../src/schemas/daily.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
 import { asDate } from '../../db/row.ts';
@@ -92,9 +93,17 @@ async function insertDailyNote(
   return row.id;
 }
 
-/** The day's own note, created if needed and locked so concurrent writes of the day queue up. */
-async function lockDay(em: EntityManager, user: User, date: string, now: Date): Promise<DailyRow> {
-  await insertDailyNote(em, user, { date, main: true, text: '', version: 0, now });
+/**
+ * The day's own note, created if needed (`created`) and locked so concurrent writes of the day
+ * queue up.
+ */
+async function lockDay(
+  em: EntityManager,
+  user: User,
+  date: string,
+  now: Date,
+): Promise<DailyRow & { created: boolean }> {
+  const created = await insertDailyNote(em, user, { date, main: true, text: '', version: 0, now });
   await em.execute(
     'select 1 from "note" where "user_id" = ? and "daily_date" = ? and "daily_main" for update',
     [user.id, date],
@@ -105,7 +114,7 @@ async function lockDay(em: EntityManager, user: User, date: string, now: Date): 
     [user.id, date],
   );
   if (!row) throw new AppError('NOT_FOUND');
-  return row;
+  return { ...row, created: created !== null };
 }
 
 /** Writes a daily note's new text: one version up, re-indexed for search. */
@@ -156,23 +165,41 @@ export async function appendToToday(em: EntityManager, user: User, text: string,
     minute: '2-digit',
     timeZone: user.timeZone,
   }).format(now);
-  return appendToDay(em, user, date, `**${time}** ${text}`);
+  return em.transactional(async (tem) => (await appendToDay(tem, user, date, `**${time}** ${text}`)).note);
 }
 
+/** Inside a transaction: `block` appended to the day's own note (made if the day had none: `created`). */
 async function appendToDay(
   em: EntityManager,
   user: User,
   date: string,
   block: string,
   highlightIds: string[] = [],
-) {
+): Promise<{ note: DailyNote; created: boolean }> {
   const now = clock.now();
-  return em.transactional(async (tem) => {
-    const row = await lockDay(tem, user, date, now);
-    const text = row.text ? `${row.text}\n\n${block}` : block;
-    await recordWebhookEvent(tem, user, 'daily.appended', dailyAppended(date, row.id, block, highlightIds));
-    return writeDay(tem, user, row, text, now);
-  });
+  const row = await lockDay(em, user, date, now);
+  const text = row.text ? `${row.text}${BLOCK_GAP}${block}` : block;
+  await recordWebhookEvent(em, user, 'daily.appended', dailyAppended(date, row.id, block, highlightIds));
+  return { note: await writeDay(em, user, row, text, now), created: row.created };
+}
+
+/** What separates an appended block from the text before it. */
+const BLOCK_GAP = '\n\n';
+
+/** Inside a transaction: a new daily note of `date` (an extra entry beside the day's own) holding `block`. */
+async function newDayEntry(
+  em: EntityManager,
+  user: User,
+  date: string,
+  block: string,
+  highlightIds: string[],
+): Promise<DailyNote> {
+  const now = clock.now();
+  const id = await insertDailyNote(em, user, { date, main: false, text: block, version: 1, now });
+  if (!id) throw new AppError('NOT_FOUND');
+  await recordWebhookEvent(em, user, 'daily.appended', dailyAppended(date, id, block, highlightIds));
+  await indexNote(em, id, { title: '', text: block });
+  return toDaily({ id, daily_date: date, text: block, version: 1, updated_at: now });
 }
 
 /** A quoted highlight with a link back to its note and to the highlight itself. */
@@ -189,9 +216,14 @@ function highlightBlock(highlight: Highlight): string {
   return `${quote}${annotation}${source}`;
 }
 
+/** How long a move can be undone (its record is kept that long). */
+export const DAILY_MOVE_UNDO_MS = DAY_MS;
+
 /**
- * Moves highlights into today's daily note (appended) or into a new daily entry of today;
- * the daily note links back to each source note and highlight.
+ * Moves highlights into today's daily note (appended) or into a new daily entry of today; the
+ * daily note links back to each source note and highlight. The highlights themselves stay where
+ * they are: a move writes quotes into the daily note. What it wrote is recorded under `moveId`
+ * so that undoMoveToDaily can take it out again.
  */
 export async function moveHighlightsToDaily(
   em: EntityManager,
@@ -199,7 +231,7 @@ export async function moveHighlightsToDaily(
   ids: string[],
   target: 'today' | 'new',
   now = clock.now(),
-) {
+): Promise<DailyMoved> {
   const highlights = await em.find(
     Highlight,
     { id: { $in: ids }, user: user.id },
@@ -209,14 +241,87 @@ export async function moveHighlightsToDaily(
   const block = highlights.map(highlightBlock).join('\n\n');
   const date = today(user, now);
   const highlightIds = highlights.map((highlight) => highlight.id);
-  if (target === 'today') return appendToDay(em, user, date, block, highlightIds);
-  const written = clock.now();
   return em.transactional(async (tem) => {
-    const id = await insertDailyNote(tem, user, { date, main: false, text: block, version: 1, now: written });
-    if (!id) throw new AppError('NOT_FOUND');
-    await recordWebhookEvent(tem, user, 'daily.appended', dailyAppended(date, id, block, highlightIds));
-    await indexNote(tem, id, { title: '', text: block });
-    return toDaily({ id, daily_date: date, text: block, version: 1, updated_at: written });
+    const { note, created } =
+      target === 'today'
+        ? await appendToDay(tem, user, date, block, highlightIds)
+        : { note: await newDayEntry(tem, user, date, block, highlightIds), created: true };
+    const moveId = newId();
+    const written = clock.now();
+    await tem.execute('delete from "daily_move" where "user_id" = ? and "created_at" < ?', [
+      user.id,
+      new Date(written.getTime() - DAILY_MOVE_UNDO_MS),
+    ]);
+    await tem.execute(
+      `insert into "daily_move" ("user_id", "id", "note_id", "daily_date", "created_note", "block", "created_at")
+       values (?, ?, ?, ?, ?, ?, ?)`,
+      [user.id, moveId, note.id, date, created, block, written],
+    );
+    return { ...note, moveId };
+  });
+}
+
+interface MoveRow {
+  note_id: string;
+  daily_date: string;
+  created_note: boolean;
+  block: string;
+  undone_at: Date | null;
+}
+
+/**
+ * `text` without the last copy of `block` and the gap an append put before it (or, for a block
+ * that opened the note, the gap after it); null when the block is no longer there.
+ */
+export function withoutBlock(text: string, block: string): string | null {
+  const at = text.lastIndexOf(block);
+  if (at < 0) return null;
+  const end = at + block.length;
+  if (at >= BLOCK_GAP.length && text.startsWith(BLOCK_GAP, at - BLOCK_GAP.length))
+    return text.slice(0, at - BLOCK_GAP.length) + text.slice(end);
+  if (at === 0 && text.startsWith(BLOCK_GAP, end)) return text.slice(end + BLOCK_GAP.length);
+  return text.slice(0, at) + text.slice(end);
+}
+
+/**
+ * Takes a move's quotes out of the daily note again, in one transaction: the note is as it was
+ * before the move (a note the move made is deleted; one it appended to gets its earlier text
+ * back, as a new version so open editors merge rather than overwrite). Edits made to the note
+ * since are kept; if they changed the quotes themselves, nothing is taken out (CONFLICT).
+ * Undoing twice changes nothing the second time.
+ */
+export async function undoMoveToDaily(em: EntityManager, user: User, moveId: string) {
+  return em.transactional(async (tem) => {
+    const [move] = await tem.execute<MoveRow[]>(
+      `select "note_id", "daily_date", "created_note", "block", "undone_at" from "daily_move"
+       where "user_id" = ? and "id" = ? for update`,
+      [user.id, moveId],
+    );
+    if (!move) throw new AppError('NOT_FOUND');
+    if (move.undone_at) return { date: move.daily_date };
+    const now = clock.now();
+    await tem.execute('select 1 from "note" where "user_id" = ? and "id" = ? for update', [
+      user.id,
+      move.note_id,
+    ]);
+    const [row] = await tem.execute<DailyRow[]>(`${DAILY_SELECT} where n."user_id" = ? and n."id" = ?`, [
+      user.id,
+      move.note_id,
+    ]);
+    if (!row) throw new AppError('NOT_FOUND');
+    const text = withoutBlock(row.text ?? '', move.block);
+    if (text === null) throw new AppError('CONFLICT', 'errors.dailyMoveChanged');
+    if (move.created_note && text === '') {
+      await tem.execute('delete from "note" where "user_id" = ? and "id" = ?', [user.id, row.id]);
+    } else {
+      await writeDay(tem, user, row, text, now);
+    }
+    await tem.execute('update "daily_move" set "undone_at" = ? where "user_id" = ? and "id" = ?', [
+      now,
+      user.id,
+      moveId,
+    ]);
+    return { date: move.daily_date };
   });
 }
 
