@@ -22,8 +22,8 @@ import { Migration20261128100000_membership } from './Migration20261128100000_me
 import { Migration20261129100000_extension } from './Migration20261129100000_extension.ts';
 import { Migration20261130110000_reading_progress } from './Migration20261130110000_reading_progress.ts';
 import { Migration20261130120000_stored_images } from './Migration20261130120000_stored_images.ts';
-
 import { Migration20261130130000_daily_moves } from './Migration20261130130000_daily_moves.ts';
+
 export const MIGRATIONS = [
   Migration20261121053701_initial,
   Migration20261121054358_accounts,
@@ -47,5 +47,5 @@ export const MIGRATIONS = [
   Migration20261129100000_extension,
   Migration20261130110000_reading_progress,
   Migration20261130120000_stored_images,
-];
   Migration20261130130000_daily_moves,
+];
