@@ -75,9 +75,11 @@ function inline(text: string, stash: Stash): string {
   html = escapeHtml(html);
   html = html.replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, alt: string, url: string) => {
     const href = safeUrl(url);
-    return href && !href.startsWith('mailto:')
-      ? stash.put(`<img src="${href}" alt="${alt}" loading="lazy" referrerpolicy="no-referrer">`)
-      : whole;
+    if (!href || href.startsWith('mailto:')) return whole;
+    // Pictures load only from Margin itself (the app's img-src): one elsewhere is a link to it.
+    if (/^https?:/i.test(href))
+      return stash.put(`<a href="${href}" target="_blank" rel="noopener noreferrer">${alt || href}</a>`);
+    return stash.put(`<img src="${href}" alt="${alt}" loading="lazy">`);
   });
   html = html.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (whole, label: string, url: string) => {
     const href = safeUrl(url);

@@ -1,4 +1,5 @@
 import { type Response, Router } from 'express';
+import { STORED_IMAGE_BY_SOURCE_PATH } from '../../src/rules/stored-image.ts';
 import type { AppDeps } from '../deps.ts';
 import { IMAGE_LIMITS } from '../domain/images/store-images.ts';
 import { findStoredImage, storedImageOf } from '../domain/images/stored-images.ts';
@@ -43,7 +44,7 @@ export function filesRoutes(deps: AppDeps): Router {
     if (!bytes) return notFound(res);
     res.type(image.contentType).send(bytes);
   });
-  router.get('/files/source', async (req, res) => {
+  router.get(STORED_IMAGE_BY_SOURCE_PATH, async (req, res) => {
     const url = typeof req.query.url === 'string' ? req.query.url : '';
     const user = url && (await signedInUser(deps, req));
     if (!user) return notFound(res);

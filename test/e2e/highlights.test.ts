@@ -5,17 +5,15 @@ import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { e2eFixture, type Opened, type SignedInUser } from '../helpers/e2e.ts';
+import { pngImage } from '../helpers/images.ts';
 import { html } from '../helpers/site.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /** Waits for the UI: far beyond what a loaded machine needs (expect.poll's default is 1 s). */
 const UI_WAIT = { timeout: 20_000 };
 
-// A 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+// The article's picture: Margin stores it and the reader shows it at its real size (320×160).
+const PNG = pngImage(320, 160);
 
 const FILLER = Array.from(
   { length: 14 },
@@ -28,7 +26,7 @@ function articleHtml(origin: string): string {
 <article><h1>Highlight field guide</h1>
 <p>Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.</p>
 <p>A second paragraph follows with <em>more words</em>, so that the extractor sees a proper body and not a teaser.</p>
-<figure><img src="${origin}/pic.png" width="320" height="160" alt="A diagram"><figcaption>A diagram of the idea.</figcaption></figure>
+<figure><img src="${origin}/pic.png" alt="A diagram"><figcaption>A diagram of the idea.</figcaption></figure>
 ${FILLER}
 <p>The closing paragraph mentions the deep link target sentence near the very end of the article.</p>
 </article></body></html>`;

@@ -1,4 +1,11 @@
-/** What a highlight quotes: its image when it has one, otherwise its text. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { storedImageSrc } from '../../../src/rules/stored-image.ts';
+
+/**
+ * What a highlight quotes: its image (Margin's stored copy) when it has one, otherwise its text.
+ * An image Margin could not store says so instead of showing a broken picture.
+ */
 export function HighlightQuote({
   imageUrl,
   text,
@@ -8,9 +15,21 @@ export function HighlightQuote({
   text: string;
   textClassName: string;
 }) {
-  return imageUrl ? (
-    <img className="highlight-quote-image" src={imageUrl} alt="" loading="lazy" />
-  ) : (
-    <span className={textClassName}>{text}</span>
+  const { t } = useTranslation();
+  const [missing, setMissing] = useState(false);
+  if (!imageUrl) return <span className={textClassName}>{text}</span>;
+  if (missing)
+    return (
+      <span className={`${textClassName} highlight-quote-missing`}>{t('highlights.imageUnavailable')}</span>
+    );
+  return (
+    <img
+      className="highlight-quote-image"
+      src={storedImageSrc(imageUrl)}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      onError={() => setMissing(true)}
+    />
   );
 }

@@ -42,7 +42,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
   const { t, i18n } = useTranslation();
   const drag = useDragSource(() => on.dragIds(note.id));
   const title = note.title || t('common.noTitle');
-  const showThumb = view !== ViewStyle.list && note.leadImageUrl;
+  const showThumb = view !== ViewStyle.list && note.image;
   return (
     <li
       className="note-item"
@@ -75,7 +75,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
       {showThumb && (
         <img
           className="note-item-thumb"
-          src={note.leadImageUrl ?? undefined}
+          src={note.image ?? undefined}
           alt=""
           loading="lazy"
           decoding="async"

@@ -8,6 +8,7 @@ import type { Measurable } from '../highlights/HighlightCard.tsx';
 import { isColourSlot } from '../highlights/highlight-look.ts';
 import { useTooltipStyle } from '../highlights/tooltip-style.ts';
 import type { HighlightActions } from '../highlights/use-highlight-actions.ts';
+import { imageSourceOf } from './highlight-placement.ts';
 import { highlightRects, type PaintedHighlights } from './painted-highlights.ts';
 import { ReattachBar } from './ReattachBar.tsx';
 import { AttachTooltip, SelectionTooltip } from './SelectionTooltip.tsx';
@@ -246,7 +247,7 @@ function ImageHighlighter({
       onMouseEnter={() => clearTimeout(hideTimer.current)}
       onMouseLeave={() => setImage(null)}
       onClick={() => {
-        const imageUrl = image.currentSrc || image.src;
+        const imageUrl = imageSourceOf(image);
         setImage(null);
         void actions.create({ coreType: CoreType.image, imageUrl, slotId: DEFAULT_SLOT });
       }}

@@ -22,6 +22,7 @@ import { ReadingProgressBar } from './ReadingProgressBar.tsx';
 import { usePaintedHighlights } from './use-painted-highlights.ts';
 import { useReadingProgress } from './use-reading-progress.ts';
 import '../../styles/reader.css';
+import '../../styles/reader-images.css';
 import '../../styles/highlights.css';
 
 const NO_HIGHLIGHTS: readonly Highlight[] = [];
@@ -72,7 +73,11 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
     trpc.notes.get.queryOptions(
       { id: noteId },
       {
-        refetchInterval: (q) => (q.state.data && isClipping(q.state.data.clipStatus) ? CLIP_POLL_MS : false),
+        // Asked again while the note is clipping, and while its images are being stored.
+        refetchInterval: (q) =>
+          q.state.data && (isClipping(q.state.data.clipStatus) || q.state.data.imagesPending)
+            ? CLIP_POLL_MS
+            : false,
       },
     ),
   );

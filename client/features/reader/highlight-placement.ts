@@ -26,8 +26,16 @@ export interface Placed {
   placements: Map<string, Placement>;
 }
 
+/**
+ * The address an article image stands for: where it came from (`data-source`, which the reader's
+ * stored copies carry), else what it shows. What an image highlight records and is found by.
+ */
+export function imageSourceOf(image: HTMLImageElement): string {
+  return image.dataset.source || image.currentSrc || image.src;
+}
+
 function sameImage(image: HTMLImageElement, url: string): boolean {
-  return image.currentSrc === url || image.src === url;
+  return imageSourceOf(image) === url || image.currentSrc === url || image.src === url;
 }
 
 /** The text offset at an image (for reading order). */
