@@ -104,8 +104,13 @@ describe('reading progress (Chromium)', () => {
     expect(await barValue(phone.page)).toBeLessThan(80);
 
     // Read to the end there and go back to the list: saved as the reader closes.
-    await phone.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(() => barValue(phone.page), UI_WAIT).toBe(100);
+    // (Blocks laid out on the way may change the page's height: scroll until the end stays put.)
+    await expect
+      .poll(async () => {
+        await phone.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return barValue(phone.page);
+      }, UI_WAIT)
+      .toBe(100);
     await phone.page.getByTestId('reader-back').click();
     await phone.page.getByTestId('reader').waitFor({ state: 'detached' });
     const atEnd = await waitFor(async () => {
@@ -113,6 +118,10 @@ describe('reading progress (Chromium)', () => {
       return progress && progress.fraction > 0.95 ? progress : undefined;
     });
     expect(paragraphAt(text, atEnd.offset)).toMatch(/^Paragraph (5\d|60) /);
+    // Opened again there from the list (its note already fetched): it starts where reading stopped.
+    await phone.page.locator('[data-testid="note-item"] .note-item-link').first().click();
+    await phone.page.getByTestId('reader-content').waitFor();
+    await expect.poll(() => firstVisibleParagraph(phone.page), UI_WAIT).toBe(paragraphAt(text, atEnd.offset));
 
     // Leaving the page right after scrolling saves at once, by a request that outlives the page
     // (not tRPC's batch, which a closing page would cancel).

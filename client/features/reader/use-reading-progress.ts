@@ -96,9 +96,6 @@ export function useReadingProgress(
       const progress = readingPosition(element);
       if (sameProgress(savedRef.current, progress)) return;
       savedRef.current = progress;
-      queryClient.setQueryData(trpc.notes.get.queryKey({ id: noteId }), (old) =>
-        old ? { ...old, readingProgress: progress } : old,
-      );
       const input = { id: noteId, ...progress };
       if (leaving) sendOnLeaving(input);
       else void client.notes.saveProgress.mutate(input).catch(() => {});
@@ -130,11 +127,22 @@ export function useReadingProgress(
       window.removeEventListener('pagehide', onPageHide);
       document.removeEventListener('visibilitychange', onHidden);
     };
-  }, [root, noteId, hasContent, trpc, client, queryClient]);
+  }, [root, noteId, hasContent, client]);
 
   // Closing the reader: measured while its article is still laid out (a layout effect's cleanup
-  // runs before React removes the DOM; a passive one's after).
-  useLayoutEffect(() => () => save.current(false), []);
+  // runs before React removes the DOM; a passive one's after). The cached note then learns where
+  // it was left, so opening it again here starts there too.
+  useLayoutEffect(
+    () => () => {
+      save.current(false);
+      const progress = savedRef.current;
+      if (noteId && progress)
+        queryClient.setQueryData(trpc.notes.get.queryKey({ id: noteId }), (old) =>
+          old ? { ...old, readingProgress: progress } : old,
+        );
+    },
+    [noteId, queryClient, trpc],
+  );
 
   return fraction;
 }
