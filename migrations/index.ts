@@ -20,6 +20,7 @@ import { Migration20261127110000_webhooks } from './Migration20261127110000_webh
 import { Migration20261127120000_idempotency } from './Migration20261127120000_idempotency.ts';
 import { Migration20261128100000_membership } from './Migration20261128100000_membership.ts';
 import { Migration20261129100000_extension } from './Migration20261129100000_extension.ts';
+import { Migration20261130100000_reader_typography } from './Migration20261130100000_reader_typography.ts';
 import { Migration20261130110000_reading_progress } from './Migration20261130110000_reading_progress.ts';
 import { Migration20261130120000_stored_images } from './Migration20261130120000_stored_images.ts';
 import { Migration20261130130000_daily_moves } from './Migration20261130130000_daily_moves.ts';
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   Migration20261127120000_idempotency,
   Migration20261128100000_membership,
   Migration20261129100000_extension,
+  Migration20261130100000_reader_typography,
   Migration20261130110000_reading_progress,
   Migration20261130120000_stored_images,
   Migration20261130130000_daily_moves,

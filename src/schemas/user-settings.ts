@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { ColourSlot, type ColourSlotField, TextTooltipStyle, Theme } from '../enums.ts';
 import { STORED_COLOUR_PATTERN } from '../rules/hex-colour.ts';
+import {
+  type Bounds,
+  READER_FONT_SIZE,
+  READER_FONTS,
+  READER_LINE_HEIGHT,
+  READER_WIDTH,
+} from '../rules/reader-typography.ts';
 import { zText } from '../rules/text.ts';
 import { zShortcuts } from './extension.ts';
 
 // The colour theme page (/personSetting/color): the theme, the six highlight colours and the text
-// tooltip style of an account, and the extension's shortcuts (/personSetting/extsettings). Null is
-// "the default": the system's theme, the slot's default colour (DEFAULT_SLOT_COLOURS), the "more
-// tools" tooltip, DEFAULT_SHORTCUTS.
+// tooltip style of an account, the extension's shortcuts (/personSetting/extsettings) and the
+// reader's typography (its "Aa" panel). Null is "the default": the system's theme, the slot's
+// default colour (DEFAULT_SLOT_COLOURS), the "more tools" tooltip, DEFAULT_SHORTCUTS,
+// defaultTypography().
 
 /** The spec's colour fields, c1..c6 (slot ids 1..6). */
 export const COLOUR_FIELDS = Object.keys(ColourSlot) as ColourSlotField[];
@@ -24,6 +32,22 @@ export type StoredTheme = z.infer<typeof zStoredTheme>;
 
 export const zTooltipStyle = z.literal(Object.values(TextTooltipStyle));
 
+/** A number inside its bounds; whole pixels, line heights to the hundredth. */
+const bounded = ({ min, max }: Bounds, whole: boolean) =>
+  (whole ? z.number().int() : z.number().multipleOf(0.01))
+    .min(min, 'errors.invalidInput')
+    .max(max, 'errors.invalidInput');
+
+/** The reader's typography (src/rules/reader-typography.ts); null is the default. */
+export const zReaderTypographySettings = z.object({
+  readerFont: z.enum(READER_FONTS).nullable(),
+  readerFontSize: bounded(READER_FONT_SIZE, true).nullable(),
+  readerLineHeight: bounded(READER_LINE_HEIGHT, false).nullable(),
+  readerWidth: bounded(READER_WIDTH, true).nullable(),
+  readerJustify: z.boolean().nullable(),
+});
+export type ReaderTypographySettings = z.infer<typeof zReaderTypographySettings>;
+
 const colours = <T extends z.ZodType>(colour: T) =>
   Object.fromEntries(COLOUR_FIELDS.map((field) => [field, colour])) as Record<ColourSlotField, T>;
 
@@ -33,6 +57,7 @@ export const zUserSettings = z.object({
   ...colours(z.string().nullable()),
   /** The browser extension's keyboard shortcuts (/personSetting/extsettings). */
   shortcuts: z.object({ highlight: z.string(), annotate: z.string(), save: z.string() }).nullable(),
+  ...zReaderTypographySettings.shape,
 });
 export type UserSettings = z.infer<typeof zUserSettings>;
 
@@ -42,5 +67,6 @@ export const zUpdateUserSettingsInput = z.strictObject({
   textTooltipStyle: zTooltipStyle.nullable().optional(),
   ...colours(zHexColour.nullable().optional()),
   shortcuts: zShortcuts.nullable().optional(),
+  ...zReaderTypographySettings.partial().shape,
 });
 export type UpdateUserSettingsInput = z.input<typeof zUpdateUserSettingsInput>;

@@ -34,6 +34,11 @@ const DEFAULTS: UserSettings = {
   c5: null,
   c6: null,
   shortcuts: null,
+  readerFont: null,
+  readerFontSize: null,
+  readerLineHeight: null,
+  readerWidth: null,
+  readerJustify: null,
 };
 
 /** The stored row of an account, or null when it has none. */

@@ -20,6 +20,12 @@ export const UserSettingSchema = defineEntity({
     c6: p.string().length(7).nullable(),
     /** The browser extension's keyboard shortcuts (src/schemas/extension.ts). */
     shortcuts: p.json<Shortcuts>().nullable(),
+    /** The reader's typography (src/rules/reader-typography.ts). */
+    readerFont: p.string().length(16).nullable(),
+    readerFontSize: p.smallint().nullable(),
+    readerLineHeight: p.float().nullable(),
+    readerWidth: p.smallint().nullable(),
+    readerJustify: p.boolean().nullable(),
     updatedAt: p
       .datetime()
       .onCreate(() => clock.now())

@@ -4,14 +4,16 @@ import { type Shortcuts, zShortcuts } from '../../../src/schemas/extension.ts';
 import {
   type UpdateUserSettingsInput,
   type UserSettings,
+  zReaderTypographySettings,
   zStoredTheme,
 } from '../../../src/schemas/user-settings.ts';
 import { clock } from '../../clock.ts';
 import { User, UserSetting } from '../../db/entities/index.ts';
 
 // The colour theme page's settings: the theme is a column of the user (the spec's 'y' / 'n'),
-// the tooltip style and the six colours a `user_setting` row, made on the first change and
-// removed by a reset (or with the account: its foreign key cascades).
+// the tooltip style, the six colours (and the extension's shortcuts, the reader's typography) a
+// `user_setting` row, made on the first change and removed with the account (its foreign key
+// cascades).
 
 type SettingFields = Omit<UpdateUserSettingsInput, 'theme'>;
 
@@ -25,7 +27,14 @@ interface SettingsRow {
   c5: string | null;
   c6: string | null;
   shortcuts: Shortcuts | null;
+  reader_font: string | null;
+  reader_font_size: number | null;
+  reader_line_height: number | null;
+  reader_width: number | null;
+  reader_justify: boolean | null;
 }
+
+const typography = zReaderTypographySettings.shape;
 
 /** Values written before this page existed (or by hand) that it cannot show read as the default. */
 function toSettings(row: SettingsRow): UserSettings {
@@ -40,12 +49,22 @@ function toSettings(row: SettingsRow): UserSettings {
     c5: row.c5,
     c6: row.c6,
     shortcuts: zShortcuts.safeParse(row.shortcuts).data ?? null,
+    readerFont: typography.readerFont.safeParse(row.reader_font).data ?? null,
+    readerFontSize: typography.readerFontSize.safeParse(row.reader_font_size).data ?? null,
+    // A real holds 1.85 as 1.8500000238…: back to the hundredth it was saved as.
+    readerLineHeight:
+      typography.readerLineHeight.safeParse(
+        row.reader_line_height == null ? null : Math.round(row.reader_line_height * 100) / 100,
+      ).data ?? null,
+    readerWidth: typography.readerWidth.safeParse(row.reader_width).data ?? null,
+    readerJustify: typography.readerJustify.safeParse(row.reader_justify).data ?? null,
   };
 }
 
 export async function getUserSettings(em: EntityManager, user: User): Promise<UserSettings> {
   const [row] = await em.execute<SettingsRow[]>(
-    `select u.theme, s.text_tooltip_style, s.c1, s.c2, s.c3, s.c4, s.c5, s.c6, s.shortcuts
+    `select u.theme, s.text_tooltip_style, s.c1, s.c2, s.c3, s.c4, s.c5, s.c6, s.shortcuts,
+       s.reader_font, s.reader_font_size, s.reader_line_height, s.reader_width, s.reader_justify
      from "user" u left join "user_setting" s on s.user_id = u.id
      where u.id = ?`,
     [user.id],
@@ -81,7 +100,7 @@ export async function updateUserSettings(
 
 /**
  * Colours and tooltip style back to their defaults; the theme is the page's own choice and stays,
- * as do the extension's shortcuts (another page's).
+ * as do the extension's shortcuts and the reader's typography (other screens').
  */
 export async function resetUserSettings(em: EntityManager, user: User): Promise<UserSettings> {
   await em.nativeUpdate(
