@@ -76,6 +76,10 @@ const LATER_ENGLISH = {
     query: '?feedback&lang.json',
   }),
   rateUs: import.meta.glob('../src/i18n/locales/en.json', { import: 'rateUs', query: '?rateUs&lang.json' }),
+  readerTools: import.meta.glob('../src/i18n/locales/en.json', {
+    import: 'readerTools',
+    query: '?readerTools&lang.json',
+  }),
 } satisfies Partial<Record<Namespace, Record<string, () => Promise<unknown>>>>;
 
 /** Namespaces a screen loads the English of when it opens. */

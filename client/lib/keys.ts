@@ -9,3 +9,9 @@ export function onModEnter(submit: () => void) {
     }
   };
 }
+
+/** True when a key goes to something the user types into, which single-letter shortcuts must leave alone. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+}

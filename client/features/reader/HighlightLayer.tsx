@@ -23,7 +23,7 @@ const inTextField = (target: EventTarget | null) =>
   (target as Element | null)?.closest?.('input, textarea, select, [contenteditable="true"]') != null;
 
 /**
- * The article's highlight interactions: the selection tooltip, keys 1–6 / Esc, hover and click on
+ * The article's highlight interactions: the selection tooltip, keys 1–6 / h / Esc, hover and click on
  * painted highlights (which open their card), image highlights. While a highlight is being
  * re-attached (`reattaching`), a selection offers "Attach here" (or Enter) instead of colours.
  */
@@ -114,6 +114,10 @@ export function HighlightLayer({
       } else if (event.key.length === 1 && isColourSlot(slot)) {
         event.preventDefault();
         colour(slot);
+      } else if (event.key === 'h') {
+        // The default colour, as the tooltip's one-colour button gives it.
+        event.preventDefault();
+        colour(DEFAULT_SLOT);
       }
     };
     document.addEventListener('keydown', onKeyDown, true);

@@ -18,12 +18,15 @@ import { HighlightDeepLink } from './HighlightDeepLink.tsx';
 import { HighlightLayer } from './HighlightLayer.tsx';
 import { HighlightsPanel } from './HighlightsPanel.tsx';
 import { ReaderActions } from './ReaderActions.tsx';
+import { ReaderKeys } from './ReaderKeys.tsx';
 import { ReadingProgressBar } from './ReadingProgressBar.tsx';
+import { typographyAttributes, useReaderTypography } from './reader-typography.ts';
 import { usePaintedHighlights } from './use-painted-highlights.ts';
 import { useReadingProgress } from './use-reading-progress.ts';
 import '../../styles/reader.css';
 import '../../styles/reader-images.css';
 import '../../styles/highlights.css';
+import '../../styles/reader-tools.css';
 
 const NO_HIGHLIGHTS: readonly Highlight[] = [];
 
@@ -90,6 +93,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
   const painted = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
   const linksToHighlight = new URLSearchParams(useSearch()).has('nx');
+  const typography = useReaderTypography(note?.lang ?? i18n.language);
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
     if (note) cache.changed(summaryOf(note));
@@ -124,19 +128,24 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
 
   const byline = [note.siteName, note.author].filter(Boolean).join(' · ');
   return (
-    <div className="reader" data-testid="reader" data-note-id={note.id} data-clip-status={note.clipStatus}>
+    <div
+      className="reader"
+      data-testid="reader"
+      data-note-id={note.id}
+      data-clip-status={note.clipStatus}
+      {...typographyAttributes(typography.value)}
+    >
       <div className="reader-toolbar">
         {note.contentHtml && <ReadingProgressBar fraction={readFraction} />}
         {back}
-        <div className="reader-actions">
+        <ReaderActions note={note}>
           <HighlightsPanel
             highlights={highlights}
             painted={painted}
             actions={actions}
             onReattach={setReattaching}
           />
-          <ReaderActions note={note} />
-        </div>
+        </ReaderActions>
       </div>
       <article className="reader-article" dir="auto" lang={note.lang ?? undefined}>
         <header className="reader-header">
@@ -184,6 +193,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
           <HighlightDeepLink root={contentRef} painted={painted} />
         </>
       )}
+      <ReaderKeys painted={painted} root={contentRef} />
     </div>
   );
 }

@@ -1,10 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { parseDeepLink } from '../../../src/deep-link.ts';
+import { withEnglish } from '../../i18n.ts';
 import { preloadable } from '../../lib/preloadable.tsx';
 import type { useTRPC } from '../../trpc.ts';
 
-/** The reader's code is split off the first load; on the reader's address it is loaded up front. */
-export const LazyReader = preloadable(() => import('./Reader.tsx').then((m) => m.Reader));
+/**
+ * The reader's code (and the English of its tools) is split off the first load; on the reader's
+ * address it is loaded up front.
+ */
+export const LazyReader = preloadable(() =>
+  withEnglish(import('./Reader.tsx'), 'readerTools').then((m) => m.Reader),
+);
 
 /**
  * Before React renders, for the reader's address (`/?pi=…`): the note and its highlights are
