@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { Note, NoteContent, StoredFile } from '../../server/db/entities/index.ts';
 import { IMAGE_LIMITS } from '../../server/domain/images/store-images.ts';
+import { deleteNote, purgeTrash } from '../../server/domain/notes/organise.service.ts';
 import { findJob } from '../../server/queue.ts';
 import { ClipStatus } from '../../src/enums.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -362,5 +363,30 @@ describe('storing a clipped note’s images', () => {
     expect(other.filter((r) => r.key).map((r) => r.hash)).toEqual([row?.hash]);
     expect(await deps.storage.read(other.find((r) => r.key)?.key as string, 1e9)).not.toBeNull();
     expect((await get(src, ownerToken)).status).toBe(200);
+  });
+
+  test('the trash purge and the Open API’s delete remove the stored files of the notes they delete', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const { note: purged } = await caller.notes.clip({ url: `${site.origin}/gallery?purged` });
+    await imagesSettled(purged.id);
+    const keys = (await rowsOf(purged.id)).map((r) => r.key as string);
+    expect(keys.length).toBeGreaterThan(0);
+    await caller.notes.trash({ ids: [purged.id] });
+    await deps.orm.em
+      .fork()
+      .nativeUpdate(Note, { id: purged.id }, { trashedAt: new Date('2026-01-01T00:00:00Z') });
+    expect(await purgeTrash(deps.orm.em.fork(), deps.queues, new Date('2026-03-01T00:00:00Z'))).toBe(1);
+    const gone = async (of: string[]) =>
+      (await Promise.all(of.map((key) => deps.storage.read(key, 1e9)))).every((bytes) => bytes === null)
+        ? true
+        : undefined;
+    await waitFor(() => gone(keys), 20_000, 'purged files removed');
+
+    const { note: deleted } = await caller.notes.clip({ url: `${site.origin}/old?deleted` });
+    await imagesSettled(deleted.id);
+    const deletedKeys = (await rowsOf(deleted.id)).map((r) => r.key as string);
+    await deleteNote(deps.orm.em.fork(), deps.queues, user, deleted.id);
+    await waitFor(() => gone(deletedKeys), 20_000, 'deleted files removed');
+    expect(await deps.orm.em.fork().count(StoredFile, { user: user.id })).toBe(0);
   });
 });
