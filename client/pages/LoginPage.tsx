@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { type Me, zLoginInput } from '../../src/schemas/auth.ts';
+import { Agreement } from '../features/auth/Agreement.tsx';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
 import { TextField, useForm } from '../features/auth/form.tsx';
 import { OtherLoginMethods, oidcFailed, useOidcProvider } from '../features/auth/OtherLoginMethods.tsx';
@@ -10,7 +11,7 @@ import { nextPath, useMe, useSignedIn } from '../features/auth/session.ts';
 import { notify } from '../lib/notify.ts';
 import { useTRPC } from '../trpc.ts';
 
-/** /login: email and password, or another method; then back to `?next=` or home. */
+/** /login: email and password, or another method, and the agreement; then back to `?next=` or home. */
 export function LoginPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
@@ -79,6 +80,7 @@ export function LoginPage() {
           </label>
           <Link href="/forget">{t('auth.forgotPassword')}</Link>
         </div>
+        <Agreement />
         <button type="submit" className="button button-primary button-block" disabled={login.isPending}>
           {t('auth.submitLogin')}
         </button>

@@ -1,10 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect } from 'wouter';
+import { isolate } from '../../src/rules/bidi.ts';
+import { userAgentParts } from '../../src/rules/user-agent.ts';
 import type { QrRequester } from '../../src/schemas/auth.ts';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
 import { loginPathFor, useMe } from '../features/auth/session.ts';
+import { formatDateTime } from '../features/notes/format-date.ts';
 import { errorData } from '../lib/errors.ts';
 import { notify } from '../lib/notify.ts';
 import { useTRPC } from '../trpc.ts';
@@ -16,16 +20,24 @@ function isInvalidTicket(error: unknown): boolean {
   return ['qr.invalid', 'errors.invalidInput'].includes(errorData(error)?.messageKey ?? '');
 }
 
+/** "Chrome on macOS" for the browser that asks (the names set apart, so they keep their order in Arabic). */
+function browserLabel(userAgent: string | null, t: TFunction): string {
+  const { browser, os } = userAgentParts(userAgent);
+  const name = browser === 'WeChat' ? t('qr.wechat') : browser;
+  if (!os) return name ?? t('qr.unknownBrowser');
+  return t('qr.browserOn', { browser: isolate(name ?? t('qr.unknownBrowser')), os: isolate(os) });
+}
+
 function RequesterDetails({ requester }: { requester: QrRequester }) {
   const { t, i18n } = useTranslation();
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    requester.createdAt,
-  );
+  const time = isolate(formatDateTime(requester.createdAt, i18n.language));
   return (
     <div data-testid="qr-requester">
       <dl className="details">
         <dt>{t('qr.browser')}</dt>
-        <dd className="details-wrap">{requester.userAgent ?? t('qr.unknown')}</dd>
+        <dd data-testid="qr-browser" title={requester.userAgent ?? undefined}>
+          {browserLabel(requester.userAgent, t)}
+        </dd>
         <dt>{t('qr.ip')}</dt>
         <dd>
           <bdi>{requester.ip ?? t('qr.unknown')}</bdi>

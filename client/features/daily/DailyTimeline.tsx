@@ -2,9 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { useDebounced } from '../../lib/use-debounced.ts';
 import { useTRPC } from '../../trpc.ts';
-import { formatDay } from './format-day.ts';
 
 const PAGE_SIZE = 20;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -39,7 +39,7 @@ export function DailyTimeline({
   today: string | undefined;
   onSelect(date: string): void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const trpc = useTRPC();
   const searchId = useId();
   const [query, setQuery] = useState('');
@@ -89,9 +89,11 @@ export function DailyTimeline({
                 data-testid="daily-day"
                 data-date={day.date}
               >
-                <span className="daily-day-date">
-                  {day.date === today ? t('common.today') : formatDay(day.date, i18n.language, 'medium')}
-                </span>
+                {day.date === today ? (
+                  <span className="daily-day-date">{t('common.today')}</span>
+                ) : (
+                  <LocalTime className="daily-day-date" day={day.date} style="medium" />
+                )}
                 <span className="daily-day-excerpt" dir="auto">
                   {day.excerpt}
                 </span>

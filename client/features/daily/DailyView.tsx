@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DailyNote } from '../../../src/schemas/daily.ts';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { DailyEditor } from './DailyEditor.tsx';
 import { DailyExport } from './DailyExport.tsx';
 import { DailyTimeline } from './DailyTimeline.tsx';
-import { formatDay } from './format-day.ts';
 import { useSendStrayDrafts } from './use-daily-note.ts';
 import '../../styles/daily.css';
 
@@ -32,7 +32,7 @@ export function DailyEntries({ entries }: { entries: readonly Pick<DailyNote, 'i
 
 /** `/daily`: today's note (or a chosen day's) in the editor, the timeline and search beside it. */
 export default function DailyView() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const trpc = useTRPC();
   useSendStrayDrafts();
   const todayQuery = useQuery(trpc.daily.get.queryOptions({}));
@@ -42,14 +42,21 @@ export default function DailyView() {
   const pastQuery = useQuery({ ...trpc.daily.get.queryOptions({ date: pastDay ?? '' }), enabled: !!pastDay });
   const date = pastDay ?? today;
   const day = pastDay ? pastQuery.data : todayQuery.data;
-  const title = date ? formatDay(date, i18n.language) : t('app.loading');
 
   return (
     <div className="daily-layout">
       <div className="daily-main">
         <div className="daily-day-head">
           <h2 className="daily-day-title" data-testid="daily-day-title">
-            {pastDay ? title : `${t('common.today')} · ${title}`}
+            {!date ? (
+              t('app.loading')
+            ) : pastDay ? (
+              <LocalTime day={date} />
+            ) : (
+              <>
+                {t('common.today')} · <LocalTime day={date} />
+              </>
+            )}
           </h2>
           <div className="daily-day-actions">
             {pastDay && (

@@ -28,6 +28,7 @@ export function AnnotationView({ markdown, className }: { markdown: string; clas
   return (
     <div
       className={`annotation ${className ?? ''}`}
+      dir="auto"
       data-testid="annotation"
       data-rendered={render ? 'true' : 'false'}
       // Built by renderMarkdown: every source character is escaped; math HTML comes from KaTeX.

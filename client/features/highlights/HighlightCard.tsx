@@ -8,6 +8,7 @@ import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { notify } from '../../lib/notify.ts';
 import { useMe } from '../auth/session.ts';
+import { MoveToDailyButton } from '../daily/move-to-daily.tsx';
 import { AnnotationEditor } from './AnnotationEditor.tsx';
 import { AnnotationView } from './AnnotationView.tsx';
 import { annotationDraftKey, clearAnnotationDraft, readAnnotationDraft } from './annotation-draft.ts';
@@ -21,7 +22,7 @@ export interface Measurable {
 
 /**
  * A highlight's card, anchored to its mark: colour, style, annotation (Markdown with math), tags,
- * copy and delete (with Undo). Radix keeps focus inside while it is open.
+ * copy, move to a daily note and delete (both with Undo). Radix keeps focus inside while it is open.
  */
 export default function HighlightCard({
   highlight,
@@ -125,6 +126,7 @@ export default function HighlightCard({
             <button type="button" className="button" data-testid="highlight-copy" onClick={() => void copy()}>
               {t('common.copy')}
             </button>
+            <MoveToDailyButton ids={[highlight.id]} />
             <button
               type="button"
               className="button button-danger"

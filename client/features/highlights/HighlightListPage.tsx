@@ -6,6 +6,7 @@ import { isLinkId } from '../../../src/deep-link.ts';
 import { CoreType } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
+import { MoveToDailyButton } from '../daily/move-to-daily.tsx';
 import { highlightPath } from '../reader/reader-links.ts';
 import { AnnotationView } from './AnnotationView.tsx';
 import { HighlightQuote } from './HighlightQuote.tsx';
@@ -60,26 +61,33 @@ function HighlightItem({ item }: { item: Item }) {
       style={highlightVars(item.slotId)}
     >
       {href ? (
-        <Link href={href} className="highlight-item-quote" data-testid="highlight-item-open">
+        <Link href={href} className="highlight-item-quote" data-testid="highlight-item-open" dir="auto">
           {quote}
         </Link>
       ) : (
-        <div className="highlight-item-quote">{quote}</div>
+        <div className="highlight-item-quote" dir="auto">
+          {quote}
+        </div>
       )}
       {item.annotation && (
         <AnnotationView markdown={item.annotation.message} className="highlight-item-annotation" />
       )}
       <div className="highlight-item-meta">
         {item.tags.map((tag) => (
-          <span key={tag} className="tag-chip">
+          <span key={tag} className="tag-chip" dir="auto">
             {tag}
           </span>
         ))}
         {item.note && (
-          <span className="highlight-item-note" title={item.note.url}>
+          <span className="highlight-item-note" title={item.note.url} dir="auto">
             {item.note.title || t('common.noTitle')}
           </span>
         )}
+        <MoveToDailyButton
+          ids={[item.id]}
+          compact
+          className="icon-button move-to-daily-compact highlight-item-move"
+        />
       </div>
     </li>
   );

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../../src/rules/bidi.ts';
 import { remainingProDays } from '../../../src/rules/member-level.ts';
 import type { MembershipOverview } from '../../../src/schemas/membership.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -58,7 +59,7 @@ export function CurrentPlan({ overview }: { overview: MembershipOverview }) {
               {t('membership.daysLeft', { count: remainingProDays(proExpiresAt, new Date()) })}
             </span>
             <span data-testid="plan-expiry">
-              {t('membership.validUntil', { date: formatDate(proExpiresAt, i18n.language) })}
+              {t('membership.validUntil', { date: isolate(formatDate(proExpiresAt, i18n.language)) })}
             </span>
           </p>
         )}
@@ -74,7 +75,7 @@ export function CurrentPlan({ overview }: { overview: MembershipOverview }) {
             </span>
             {proExpiresAt && (
               <span data-testid="plan-expiry">
-                {t('membership.endedOn', { date: formatDate(proExpiresAt, i18n.language) })}
+                {t('membership.endedOn', { date: isolate(formatDate(proExpiresAt, i18n.language)) })}
               </span>
             )}
           </p>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OrderState, OrderView } from '../../../src/schemas/membership.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { formatDateTime } from '../notes/format-date.ts';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { formatMoney } from './money.ts';
 import { orderTitle } from './plan-names.ts';
 
@@ -67,9 +67,7 @@ export function OrderRow(props: {
         <div>
           <dt>{t('membership.orderCreated')}</dt>
           <dd>
-            <time dateTime={order.createdAt.toISOString()} data-testid="order-created">
-              {formatDateTime(order.createdAt, i18n.language)}
-            </time>
+            <LocalTime date={order.createdAt} style="dateTime" testId="order-created" />
           </dd>
         </div>
         <div>

@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { readerPath } from '../reader/reader-links.ts';
 import { useDragSource } from './drag-source.ts';
-import { formatDate } from './format-date.ts';
 import type { RowHandlers } from './row-handlers.ts';
 import { SearchHits } from './search-hits.tsx';
 
@@ -39,7 +39,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
   on: RowHandlers;
 }) {
   const { note, index, view, on } = props;
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const drag = useDragSource(() => on.dragIds(note.id));
   const title = note.title || t('common.noTitle');
   const showThumb = view !== ViewStyle.list && note.image;
@@ -104,9 +104,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
         <p className="note-item-meta">
           <span dir="auto">{siteOf(note)}</span>
           <span aria-hidden="true"> · </span>
-          <time dateTime={new Date(note.createdAt).toISOString()}>
-            {formatDate(note.createdAt, i18n.language)}
-          </time>
+          <LocalTime date={note.createdAt} />
           {note.highlightCount > 0 && (
             <span
               className="note-item-count"

@@ -5,6 +5,7 @@ import { CoreType, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import { onModEnter } from '../../lib/keys.ts';
 import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
+import { MoveToDailyButton } from '../daily/move-to-daily.tsx';
 import { AnnotationView } from '../highlights/AnnotationView.tsx';
 import { HighlightQuote } from '../highlights/HighlightQuote.tsx';
 import { highlightVars } from '../highlights/highlight-look.ts';
@@ -56,20 +57,25 @@ function HighlightEntry({
       data-highlight-id={highlight.id}
       style={highlightVars(highlight.slotId)}
     >
-      {onJump ? (
-        <button type="button" className="panel-quote" onClick={onJump}>
-          {quote}
-        </button>
-      ) : (
-        <div className="panel-quote">{quote}</div>
-      )}
+      <div className="panel-entry-head">
+        {onJump ? (
+          <button type="button" className="panel-quote" onClick={onJump} dir="auto">
+            {quote}
+          </button>
+        ) : (
+          <div className="panel-quote" dir="auto">
+            {quote}
+          </div>
+        )}
+        <MoveToDailyButton ids={[highlight.id]} compact />
+      </div>
       {highlight.annotation && (
         <AnnotationView markdown={highlight.annotation.message} className="panel-annotation" />
       )}
       {highlight.tags.length > 0 && (
         <p className="panel-tags">
           {highlight.tags.map((tag) => (
-            <span key={tag} className="tag-chip">
+            <span key={tag} className="tag-chip" dir="auto">
               {tag}
             </span>
           ))}

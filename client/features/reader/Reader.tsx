@@ -7,12 +7,13 @@ import type { Highlight } from '../../../src/schemas/highlights.ts';
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import { readingMinutes } from '../../../src/text/reading-time.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { uiLanguageAttributes } from '../../lib/language-attributes.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
 import { useHighlightActions } from '../highlights/use-highlight-actions.ts';
-import { formatDate } from '../notes/format-date.ts';
 import { useNoteCache } from '../notes/note-cache.ts';
 import { HighlightDeepLink } from './HighlightDeepLink.tsx';
 import { HighlightLayer } from './HighlightLayer.tsx';
@@ -151,14 +152,18 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
         <header className="reader-header">
           <h1 className="reader-title">{note.title || t('common.noTitle')}</h1>
           <p className="reader-meta">
-            {byline && <span className="reader-byline">{byline}</span>}
-            {note.publishedAt && (
-              <time dateTime={note.publishedAt.toISOString()}>
-                {formatDate(note.publishedAt, i18n.language)}
-              </time>
+            {byline && (
+              <span className="reader-byline" dir="auto">
+                {byline}
+              </span>
             )}
+            {note.publishedAt && <LocalTime date={note.publishedAt} />}
             {minutes > 0 && (
-              <span className="reader-reading-time" data-testid="reading-time">
+              <span
+                className="reader-reading-time"
+                data-testid="reading-time"
+                {...uiLanguageAttributes(i18n.language)}
+              >
                 {t('reader.readingTime', { count: minutes })}
               </span>
             )}

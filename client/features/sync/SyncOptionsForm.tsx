@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { enumValues, Flow } from '../../../src/enums.ts';
+import { isolate } from '../../../src/rules/bidi.ts';
 import type { FolderView } from '../../../src/schemas/folders.ts';
 import {
   ExcludeRange,
@@ -15,7 +16,7 @@ import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { TagChipsInput } from '../highlights/TagChipsInput.tsx';
 import type { AppInfo } from './apps.ts';
-import { isolate, syncErrorMessage } from './sync-errors.ts';
+import { syncErrorMessage } from './sync-errors.ts';
 import { useIntegrationUpdate } from './use-integration.ts';
 
 type Options = Omit<IntegrationSettings, 'templates'>;

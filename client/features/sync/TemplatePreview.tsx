@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../../src/rules/bidi.ts';
 import type { Templates } from '../../../src/schemas/sync.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
 import { useTRPC } from '../../trpc.ts';
 import type { AppInfo } from './apps.ts';
-import { isolate, syncErrorMessage } from './sync-errors.ts';
+import { syncErrorMessage } from './sync-errors.ts';
 
 /** How long typing must pause before the preview renders again. */
 const PREVIEW_DEBOUNCE_MS = 400;

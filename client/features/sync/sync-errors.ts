@@ -1,15 +1,11 @@
 import type { TFunction } from 'i18next';
+import { isolate } from '../../../src/rules/bidi.ts';
 import type { TemplateName } from '../../../src/schemas/sync.ts';
 import { errorData, errorMessage } from '../../lib/errors.ts';
 
 const TEMPLATE_INVALID = 'errors.templateInvalid';
 /** The errors that name the template they happened in (`params.template`). */
 const TEMPLATE_ERRORS = new Set([TEMPLATE_INVALID, 'errors.templateOutputTooLarge']);
-
-/** Text set inside a sentence in its own direction (Unicode first-strong isolate). */
-export function isolate(text: string): string {
-  return `\u2068${text}\u2069`;
-}
 
 /** The template a trial render failed in, when `error` is such a failure. */
 export function failedTemplate(error: unknown): TemplateName | null {

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../../src/rules/bidi.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { formatDateTime } from '../notes/format-date.ts';
 import { RelativeTime } from './RelativeTime.tsx';
@@ -8,7 +9,7 @@ export function TokenUse(props: { createdAt: Date; lastUsedAt: Date | null; clie
   const { t, i18n } = useTranslation();
   return (
     <>
-      <span>{t('sync.tokenCreated', { date: formatDateTime(props.createdAt, i18n.language) })}</span>
+      <span>{t('sync.tokenCreated', { date: isolate(formatDateTime(props.createdAt, i18n.language)) })}</span>
       <span>
         {props.lastUsedAt ? (
           <>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { useTRPC } from '../../trpc.ts';
-import { formatDateTime } from '../notes/format-date.ts';
 
 /** The user's own latest messages under the form, so they can see what they already told us. */
 export function EarlierFeedback() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const trpc = useTRPC();
   const list = useQuery(trpc.feedback.list.queryOptions());
   if (!list.data?.length) return null;
@@ -19,9 +19,7 @@ export function EarlierFeedback() {
           <li key={feedback.id} className="feedback-earlier-item">
             <div className="feedback-earlier-head">
               <span className="badge">{t(`feedback.kind.${feedback.kind}`)}</span>
-              <time className="muted" dateTime={feedback.createdAt.toISOString()}>
-                {formatDateTime(feedback.createdAt, i18n.language)}
-              </time>
+              <LocalTime className="muted" date={feedback.createdAt} style="dateTime" />
             </div>
             <p className="feedback-earlier-message" dir="auto">
               {feedback.message}

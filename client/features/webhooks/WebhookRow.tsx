@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isolate } from '../../../src/rules/bidi.ts';
 import type { WebhookDisabledReason, WebhookEndpointView } from '../../../src/schemas/webhooks.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
@@ -150,7 +151,9 @@ export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
               {t('webhooks.secretHint')}{' '}
               <bdi className="mono webhook-secret-hint">{endpoint.secretHint}…</bdi>
             </span>
-            <span>{t('webhooks.created', { date: formatDateTime(endpoint.createdAt, i18n.language) })}</span>
+            <span>
+              {t('webhooks.created', { date: isolate(formatDateTime(endpoint.createdAt, i18n.language)) })}
+            </span>
           </p>
           <ul className="webhook-events" aria-label={t('webhooks.eventsLabel')}>
             {endpoint.events.map((event) => (
@@ -171,7 +174,7 @@ export function WebhookRow({ endpoint }: { endpoint: WebhookEndpointView }) {
         >
           <p>
             {t(DISABLED_NOTICE_KEY[endpoint.disabledReason], {
-              date: formatDateTime(endpoint.disabledAt, i18n.language),
+              date: isolate(formatDateTime(endpoint.disabledAt, i18n.language)),
             })}
           </p>
           <button

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type Me, zUpdateProfileInput } from '../../../src/schemas/auth.ts';
+import { LocalTime } from '../../components/LocalTime.tsx';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
 import { useSignOut } from '../../features/account/use-sign-out.ts';
 import { TextField, useForm } from '../../features/auth/form.tsx';
@@ -56,9 +57,8 @@ function NicknameForm({ me }: { me: Me }) {
 
 /** /personSetting/user: nickname, account facts, membership and sessions. */
 export function UserSettings({ me }: { me: Me }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { signOutEverywhere, pending } = useSignOut();
-  const date = (d: Date) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(d);
   // With membership off every feature is open: there is no plan to speak of.
   const plans = useMembershipSwitch()?.on === true;
   return (
@@ -91,7 +91,9 @@ export function UserSettings({ me }: { me: Me }) {
           {plans && me.proExpiresAt && (
             <>
               <dt>{t('account.expiry')}</dt>
-              <dd>{date(me.proExpiresAt)}</dd>
+              <dd>
+                <LocalTime date={me.proExpiresAt} style="longDate" />
+              </dd>
             </>
           )}
         </dl>
