@@ -1,13 +1,17 @@
 import katex from 'katex';
 import { mathSegments } from '../../src/rules/math.ts';
 import { escapeHtml } from './escape-html.ts';
+import { TASK } from './task-lines.ts';
+import '../styles/task-list.css';
 
 /**
  * A small, safe Markdown renderer for daily notes and annotations. All text is HTML-escaped before any markup is
  * added, and links keep only http(s), mailto and same-site paths, so the output is safe to set
  * as innerHTML. Supported: paragraphs, ATX headings, **bold**, *italic*, `code`, fenced code,
- * [links](url), images, - / 1. lists, > blockquotes, --- rules, and $…$ / $$…$$ math (KaTeX).
- * Blocks get dir="auto" so a Latin note reads left to right in an RTL interface and vice versa.
+ * [links](url), images, - / 1. lists with - [ ] / - [x] tasks, > blockquotes, --- rules, and
+ * $…$ / $$…$$ math (KaTeX). Blocks get dir="auto" so a Latin note reads left to right in an RTL
+ * interface and vice versa. A task's checkbox names its source line (data-task-line), which
+ * `toggleTask` (task-lines.ts) rewrites.
  */
 
 // Private-use characters mark stashed fragments (code, math); they are removed from the input.
@@ -103,7 +107,24 @@ const BULLET = /^\s{0,3}[-*+]\s+/;
 const ORDERED = /^\s{0,3}(\d{1,9})[.)]\s+/;
 const QUOTE = /^\s{0,3}>\s?/;
 
-function blocks(lines: string[], stash: Stash): string {
+export interface MarkdownOptions {
+  /** Task checkboxes the user may tick (a daily note's preview); otherwise they are disabled. */
+  checkableTasks?: boolean;
+}
+
+/** A list item's HTML: a task as a labelled checkbox naming its source line, else its text. */
+function listItem(item: string, line: number, stash: Stash, options: MarkdownOptions): string {
+  const task = TASK.exec(item);
+  if (!task) return `<li dir="auto">${inline(item, stash)}</li>`;
+  const checked = task[1] === ' ' ? '' : ' checked';
+  const disabled = options.checkableTasks ? '' : ' disabled';
+  const box = `<input type="checkbox" class="task-check" data-task-line="${line}"${checked}${disabled}>`;
+  const label = inline(item.slice(task[0].length), stash);
+  return `<li class="task-item" dir="auto"><label>${box} <span>${label}</span></label></li>`;
+}
+
+/** `lines` with, in `at`, the source line each came from. */
+function blocks(lines: string[], at: number[], stash: Stash, options: MarkdownOptions): string {
   const out: string[] = [];
   let i = 0;
   const isBlank = (line: string | undefined) => line === undefined || line.trim() === '';
@@ -137,9 +158,12 @@ function blocks(lines: string[], stash: Stash): string {
     }
     if (QUOTE.test(line)) {
       const quoted: string[] = [];
-      while (i < lines.length && QUOTE.test(lines[i] as string))
+      const quotedAt: number[] = [];
+      while (i < lines.length && QUOTE.test(lines[i] as string)) {
+        quotedAt.push(at[i] as number);
         quoted.push((lines[i++] as string).replace(QUOTE, ''));
-      out.push(`<blockquote dir="auto">${blocks(quoted, stash)}</blockquote>`);
+      }
+      out.push(`<blockquote dir="auto">${blocks(quoted, quotedAt, stash, options)}</blockquote>`);
       continue;
     }
     const ordered = ORDERED.exec(line);
@@ -147,15 +171,19 @@ function blocks(lines: string[], stash: Stash): string {
       const marker = ordered ? ORDERED : BULLET;
       const items: string[] = [];
       while (i < lines.length && marker.test(lines[i] as string)) {
+        const itemLine = at[i] as number;
         let item = (lines[i++] as string).replace(marker, '');
         // Indented continuation lines belong to the item.
         while (i < lines.length && /^\s{2,}\S/.test(lines[i] as string) && !marker.test(lines[i] as string)) {
           item += `\n${(lines[i++] as string).trim()}`;
         }
-        items.push(`<li dir="auto">${inline(item, stash)}</li>`);
+        items.push(listItem(item, itemLine, stash, options));
       }
       const start = ordered && ordered[1] !== '1' ? ` start="${Number(ordered[1])}"` : '';
-      out.push(ordered ? `<ol${start}>${items.join('')}</ol>` : `<ul>${items.join('')}</ul>`);
+      const tasks = items.some((item) => item.startsWith('<li class="task-item"'))
+        ? ' class="task-list"'
+        : '';
+      out.push(ordered ? `<ol${start}${tasks}>${items.join('')}</ol>` : `<ul${tasks}>${items.join('')}</ul>`);
       continue;
     }
     const paragraph: string[] = [];
@@ -175,24 +203,45 @@ function blocks(lines: string[], stash: Stash): string {
 }
 
 /** Markdown to safe HTML. */
-export function renderMarkdown(markdown: string): string {
+export function renderMarkdown(markdown: string, options: MarkdownOptions = {}): string {
   const stash = new Stash();
   const clean = markdown.replace(/[\uE000\uE001]/g, '').replace(/\r\n?/g, '\n');
   // Display math may span lines and blank lines: stash it before splitting into blocks.
-  const withMath = stashDisplayMath(clean, stash);
-  return stash.restore(blocks(withMath.split('\n'), stash));
+  const { lines, at } = stashDisplayMath(clean, stash);
+  return stash.restore(blocks(lines, at, stash, options));
 }
 
-/** `$$…$$` spanning lines (outside fenced code) becomes its own block. */
-function stashDisplayMath(text: string, stash: Stash): string {
+const DISPLAY_MATH = /(?<!\\)\$\$([\s\S]+?)(?<!\\)\$\$/g;
+
+/**
+ * `$$…$$` spanning lines (outside fenced code) becomes its own block. Answers the lines and, for
+ * each, the source line it came from (the math's block stands on the line where it starts).
+ */
+function stashDisplayMath(text: string, stash: Stash): { lines: string[]; at: number[] } {
+  let out = '';
+  const at = [0];
+  let line = 0;
+  const keep = (chunk: string) => {
+    out += chunk;
+    for (let n = chunk.indexOf('\n'); n >= 0; n = chunk.indexOf('\n', n + 1)) at.push(++line);
+  };
   const parts = text.split(/(^(?:`{3,}|~{3,})[^\n]*\n[\s\S]*?^(?:`{3,}|~{3,})\s*$)/m);
-  return parts
-    .map((part, index) =>
-      index % 2 === 1
-        ? part
-        : part.replace(/(?<!\\)\$\$([\s\S]+?)(?<!\\)\$\$/g, (whole, tex: string) =>
-            tex.includes('\n') ? `\n\n${stash.put(renderMath(tex, true))}\n\n` : whole,
-          ),
-    )
-    .join('');
+  parts.forEach((part, index) => {
+    if (index % 2 === 1) {
+      keep(part);
+      return;
+    }
+    let from = 0;
+    for (const match of part.matchAll(DISPLAY_MATH)) {
+      const tex = match[1] as string;
+      if (!tex.includes('\n')) continue;
+      keep(part.slice(from, match.index));
+      out += `\n\n${stash.put(renderMath(tex, true))}\n\n`;
+      at.push(line, line, line, line + tex.split('\n').length - 1);
+      line = at.at(-1) as number;
+      from = match.index + match[0].length;
+    }
+    keep(part.slice(from));
+  });
+  return { lines: out.split('\n'), at };
 }

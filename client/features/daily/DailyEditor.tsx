@@ -1,5 +1,6 @@
 import { type KeyboardEvent, lazy, Suspense, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toggleTask } from '../../lib/task-lines.ts';
 import { SaveStatus } from './SaveStatus.tsx';
 import { useDailyNote } from './use-daily-note.ts';
 
@@ -33,6 +34,14 @@ export function DailyEditor({
   const areaRef = useAutoGrow(preview ? '' : text);
   const editorId = useId();
 
+  // A ticked task is a deliberate change: it is saved at once, not after the typing pause.
+  function toggle(line: number, checked: boolean) {
+    const next = toggleTask(text, line, checked);
+    if (next === text) return;
+    edit(next);
+    flushNow();
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // Ctrl/Cmd+S saves at once instead of opening the browser's "save page".
     if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
@@ -62,7 +71,12 @@ export function DailyEditor({
       {preview ? (
         <Suspense fallback={<p className="muted">{t('app.loading')}</p>}>
           {text.trim() ? (
-            <MarkdownPreview text={text} className="daily-preview" testId="daily-preview" />
+            <MarkdownPreview
+              text={text}
+              className="daily-preview"
+              testId="daily-preview"
+              onToggleTask={toggle}
+            />
           ) : (
             <p className="muted daily-preview" data-testid="daily-preview">
               {t('daily.emptyPreview')}
