@@ -3,7 +3,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { isLinkId } from '../../../src/deep-link.ts';
-import { CoreType } from '../../../src/enums.ts';
+import { CoreType, HighlightSort, isEnumValue } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
 import { MoveToDailyButton } from '../daily/move-to-daily.tsx';
@@ -20,16 +20,21 @@ interface Filters {
   slotId: number | null;
   tag: string | null;
   noteId: string | null;
+  sort: HighlightSort;
 }
+
+const SORTS = Object.entries(HighlightSort) as [keyof typeof HighlightSort, HighlightSort][];
 
 function filtersOf(search: string): Filters {
   const params = new URLSearchParams(search);
   const slot = Number(params.get('colour'));
   const noteId = params.get('note');
+  const sort = params.get('sort');
   return {
     slotId: isColourSlot(slot) ? slot : null,
     tag: params.get('tag')?.trim() || null,
     noteId: isLinkId(noteId) ? noteId : null,
+    sort: isEnumValue(HighlightSort, sort) ? sort : HighlightSort.newestFirst,
   };
 }
 
@@ -38,6 +43,7 @@ function searchOf(filters: Filters): string {
   if (filters.slotId) params.set('colour', String(filters.slotId));
   if (filters.tag) params.set('tag', filters.tag);
   if (filters.noteId) params.set('note', filters.noteId);
+  if (filters.sort !== HighlightSort.newestFirst) params.set('sort', filters.sort);
   const search = params.toString();
   return search ? `?${search}` : '';
 }
@@ -93,7 +99,10 @@ function HighlightItem({ item }: { item: Item }) {
   );
 }
 
-/** `/highlights`: every highlight, newest first, by colour, tag and note, loading more as it scrolls. */
+/**
+ * `/highlights`: every highlight, newest first or in article order, by colour, tag and note,
+ * loading more as it scrolls.
+ */
 export function HighlightListPage() {
   const { t } = useTranslation();
   const colourName = useColourNames();
@@ -104,6 +113,7 @@ export function HighlightListPage() {
   const setFilters = (change: Partial<Filters>) =>
     navigate(`/highlights${searchOf({ ...filters, ...change })}`, { replace: true });
   const tagSelect = useId();
+  const sortSelect = useId();
 
   const tags = useQuery(trpc.notes.tags.queryOptions()).data ?? [];
   const list = useInfiniteQuery(
@@ -113,6 +123,7 @@ export function HighlightListPage() {
         ...(filters.slotId && { slotId: filters.slotId }),
         ...(filters.tag && { tag: filters.tag }),
         ...(filters.noteId && { noteId: filters.noteId }),
+        sort: filters.sort,
       },
       { getNextPageParam: (last) => last.nextCursor },
     ),
@@ -170,6 +181,22 @@ export function HighlightListPage() {
           {tags.map(({ tag }) => (
             <option key={tag} value={tag}>
               {tag}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={sortSelect} className="visually-hidden">
+          {t('notes.sortLabel')}
+        </label>
+        <select
+          id={sortSelect}
+          className="highlight-tag-filter"
+          data-testid="highlight-sort"
+          value={filters.sort}
+          onChange={(event) => setFilters({ sort: event.target.value as HighlightSort })}
+        >
+          {SORTS.map(([key, value]) => (
+            <option key={value} value={value}>
+              {t(`notes.sort.${key}`)}
             </option>
           ))}
         </select>

@@ -1,14 +1,14 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STORAGE_KEYS } from '../../../src/constants.ts';
-import { SortOrder, ViewStyle } from '../../../src/enums.ts';
+import { NoteSort, type SortOrder, ViewStyle } from '../../../src/enums.ts';
 import { writePref } from './local-pref.ts';
 import { NotesIcon } from './note-icons.tsx';
 
-const SORTS = Object.entries(SortOrder) as [keyof typeof SortOrder, SortOrder][];
+const SORTS = Object.entries(NoteSort) as [keyof typeof NoteSort, NoteSort][];
 const VIEWS = [ViewStyle.article, ViewStyle.card, ViewStyle.list] as const;
 
-/** View style (article, card, list) and the six sorts; both remembered on this device. */
+/** View style (article, card, list) and the note sorts; both remembered on this device. */
 export function ListControls({
   view,
   sort,

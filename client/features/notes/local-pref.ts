@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../../src/constants.ts';
-import { isEnumValue, SortOrder, ViewStyle } from '../../../src/enums.ts';
+import { isEnumValue, NoteSort, type SortOrder, ViewStyle } from '../../../src/enums.ts';
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 
@@ -86,8 +86,9 @@ export function useViewStyle(): ViewStyle {
   return isEnumValue(ViewStyle, raw) ? raw : ViewStyle.article;
 }
 
+/** A note sort; anything else (position in article, which orders highlights) is newest first. */
 function sortOf(raw: string | null): SortOrder {
-  return isEnumValue(SortOrder, raw) ? raw : SortOrder.newestFirst;
+  return isEnumValue(NoteSort, raw) ? raw : NoteSort.newestFirst;
 }
 
 /** The remembered sort; a `sort` in the address wins over it. */

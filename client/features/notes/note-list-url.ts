@@ -1,4 +1,4 @@
-import { isEnumValue, SortOrder } from '../../../src/enums.ts';
+import { isEnumValue, NoteSort, type SortOrder } from '../../../src/enums.ts';
 import { joinTags, splitTags } from '../../../src/rules/tags.ts';
 import type { NavView } from '../../../src/schemas/notes.ts';
 import { navEntry } from './nav-entries.ts';
@@ -23,7 +23,7 @@ export function readFilters(search: string): NoteFilters {
     tags: splitTags(params.get('tags')),
     kw: (params.get('kw') ?? '').trim(),
     folderId: params.get('fid') || null,
-    sort: isEnumValue(SortOrder, sort) ? sort : null,
+    sort: isEnumValue(NoteSort, sort) ? sort : null,
   };
 }
 

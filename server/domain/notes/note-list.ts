@@ -25,9 +25,9 @@ const SORTS: Record<SortOrder, { column: 'created_at' | 'updated_at' | 'highligh
   [SortOrder.oldestFirst]: { column: 'created_at', desc: false },
   [SortOrder.recentlyUpdated]: { column: 'updated_at', desc: true },
   [SortOrder.mostHighlights]: { column: 'highlight_count', desc: true },
-  // Notes have no position of their own; "by position" orders highlights inside a note and the
-  // note list falls back to reading order of saving.
-  [SortOrder.positionInArticle]: { column: 'created_at', desc: false },
+  // Notes have no place in an article (that sort orders highlights): an old link or stored
+  // preference asking for it gets the default order (NoteSort).
+  [SortOrder.positionInArticle]: { column: 'created_at', desc: true },
   [SortOrder.oldest]: { column: 'updated_at', desc: false },
 };
 
