@@ -24,3 +24,32 @@ export function normalizeNoteUrl(input: string): string | null {
   const normalized = url.toString();
   return normalized.length <= NOTE_URL_MAX ? normalized : null;
 }
+
+/** A web address typed without its scheme: a host with a dot (example.com, 127.0.0.1, 例子.中国) or localhost. */
+const BARE_HOST = /^(?:[^\s/?#@:.]+(?:\.[^\s/?#@:.]+)+|localhost)(?::\d{1,5})?(?:[/?#]|$)/iu;
+
+/**
+ * One word the user typed as a web address, https assumed when it has no scheme
+ * ("example.com/a"); null when it is not one (another scheme, or a word like "hello").
+ */
+export function typedNoteUrl(word: string): string | null {
+  const text = word.trim();
+  const url = /^https?:\/\//i.test(text) ? text : BARE_HOST.test(text) ? `https://${text}` : null;
+  return url && normalizeNoteUrl(url) ? url : null;
+}
+
+/**
+ * The web addresses in what the user typed or pasted, one per word (a URL holds no white space,
+ * so a list pasted one per line splits too), and the words that are not one, in order.
+ */
+export function splitTypedUrls(text: string): { urls: string[]; rest: string[] } {
+  const urls: string[] = [];
+  const rest: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    if (!word) continue;
+    const url = typedNoteUrl(word);
+    if (url) urls.push(url);
+    else rest.push(word);
+  }
+  return { urls, rest };
+}

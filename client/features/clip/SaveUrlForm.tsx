@@ -1,44 +1,77 @@
-import { useMutation } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { type ClipboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../lib/errors.ts';
-import { notify } from '../../lib/notify.ts';
-import { useTRPC } from '../../trpc.ts';
+import { splitTypedUrls } from '../../../src/rules/note-url.ts';
+import { useTRPCClient } from '../../trpc.ts';
 import { useNoteCache } from '../notes/note-cache.ts';
+import type { SaveQueue } from './save-queue.ts';
 
-/** "example.com/a" is meant as a web address: give it https. Anything with a scheme is left alone. */
-function withScheme(input: string): string {
-  const trimmed = input.trim();
-  return /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-}
+type QueueModule = typeof import('./SaveQueueList.tsx');
 
-/** The "save a page" box: a URL and Save (Enter submits). The note shows in the list at once. */
+/**
+ * The "save a page" box: one address or several (pasted one per line), Save or Enter. Each
+ * becomes an entry of the save queue below, saved a few at a time, so the box stays free for the
+ * next; only what was queued leaves the box, and words that are no address stay with an error.
+ * The queue and its list load with the first save.
+ */
 export function SaveUrlForm() {
   const { t } = useTranslation();
-  const trpc = useTRPC();
+  const client = useTRPCClient();
   const cache = useNoteCache();
   const id = useId();
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const clip = useMutation(
-    trpc.notes.clip.mutationOptions({
-      onSuccess: ({ note, created, retried }) => {
-        cache.saved(note);
-        setUrl('');
-        if (retried) notify.info('clip.savedAgainRetrying');
-        else if (!created) notify.info('clip.alreadySaved');
+  const [shown, setShown] = useState<{ module: QueueModule; queue: SaveQueue } | null>(null);
+  const queue = useRef<Promise<SaveQueue> | null>(null);
+
+  function loadQueue(): Promise<SaveQueue> {
+    queue.current ??= import('./SaveQueueList.tsx').then((module) => {
+      const made = new module.SaveQueue(async (address) => {
+        const result = await client.notes.clip.mutate({ url: address });
+        cache.saved(result.note);
+        return result;
+      });
+      setShown({ module, queue: made });
+      return made;
+    });
+    return queue.current;
+  }
+
+  function submit() {
+    const { urls, rest } = splitTypedUrls(url);
+    if (!urls.length && !rest.length) return;
+    setUrl(rest.join(' '));
+    setError(rest.length ? t('errors.urlInvalid') : null);
+    if (!urls.length) return;
+    loadQueue().then(
+      (loaded) => loaded.add(urls),
+      () => {
+        // Offline before the queue ever loaded: the addresses go back into the box.
+        queue.current = null;
+        setUrl((now) => [...urls, now].filter(Boolean).join(' '));
+        setError(t('errors.network'));
       },
-      onError: (cause) => setError(errorMessage(cause, t)),
-    }),
-  );
+    );
+  }
+
+  // A list pasted one per line keeps its line breaks as spaces (an input would drop them,
+  // running the addresses together).
+  function onPaste(event: ClipboardEvent<HTMLInputElement>) {
+    const pasted = event.clipboardData.getData('text');
+    if (!/[\r\n]/.test(pasted.trim())) return;
+    event.preventDefault();
+    const input = event.currentTarget;
+    const [from, to] = [input.selectionStart ?? url.length, input.selectionEnd ?? url.length];
+    setUrl(`${url.slice(0, from)}${pasted.trim().replace(/\s+/g, ' ')}${url.slice(to)}`);
+    setError(null);
+  }
+
   return (
     <form
       className="save-url"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (!url.trim() || clip.isPending) return;
-        clip.mutate({ url: withScheme(url) });
+        submit();
       }}
     >
       <label className="visually-hidden" htmlFor={`${id}-url`}>
@@ -48,9 +81,10 @@ export function SaveUrlForm() {
         <input
           id={`${id}-url`}
           data-testid="save-url-input"
-          type="url"
+          type="text"
           inputMode="url"
           autoComplete="off"
+          autoCapitalize="off"
           spellCheck={false}
           placeholder={t('clip.urlPlaceholder')}
           value={url}
@@ -60,13 +94,9 @@ export function SaveUrlForm() {
             setUrl(event.target.value);
             setError(null);
           }}
+          onPaste={onPaste}
         />
-        <button
-          type="submit"
-          className="button button-primary"
-          data-testid="save-url-submit"
-          disabled={clip.isPending}
-        >
+        <button type="submit" className="button button-primary" data-testid="save-url-submit">
           {t('clip.save')}
         </button>
       </div>
@@ -75,6 +105,7 @@ export function SaveUrlForm() {
           {error}
         </p>
       )}
+      {shown && <shown.module.SaveQueueList queue={shown.queue} />}
     </form>
   );
 }

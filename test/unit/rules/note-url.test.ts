@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
+import { normalizeNoteUrl, splitTypedUrls, typedNoteUrl } from '../../../src/rules/note-url.ts';
 
 describe('note URL normalisation (one note per URL per user)', () => {
   test('drops the fragment and tracking parameters, keeps the rest in order', () => {
@@ -35,5 +35,36 @@ describe('note URL normalisation (one note per URL per user)', () => {
     expect(normalizeNoteUrl('https://zh.wikipedia.org/wiki/用户')).toBe(
       'https://zh.wikipedia.org/wiki/%E7%94%A8%E6%88%B7',
     );
+  });
+});
+
+describe('web addresses as the user types or pastes them', () => {
+  test('a word is an address with http(s), or a host with a dot (https assumed), else it stays text', () => {
+    expect(typedNoteUrl('https://a.test/x')).toBe('https://a.test/x');
+    expect(typedNoteUrl('HTTP://a.test')).toBe('HTTP://a.test');
+    expect(typedNoteUrl('example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(typedNoteUrl('127.0.0.1:8080/p')).toBe('https://127.0.0.1:8080/p');
+    expect(typedNoteUrl('localhost:3000')).toBe('https://localhost:3000');
+    expect(typedNoteUrl('例子.中国/文章')).toBe('https://例子.中国/文章');
+    for (const word of [
+      'hello',
+      'e.g.',
+      'ftp://a.test/x',
+      'javascript:alert(1)',
+      'mailto:a@b.test',
+      'https://',
+      '.com',
+    ])
+      expect(typedNoteUrl(word), word).toBeNull();
+  });
+
+  test('a pasted list splits into its addresses, in order, and what is not one', () => {
+    expect(splitTypedUrls(' https://a.test/1\nb.test/2\r\n\n  hello\thttps://c.test/3  not-a-link ')).toEqual(
+      {
+        urls: ['https://a.test/1', 'https://b.test/2', 'https://c.test/3'],
+        rest: ['hello', 'not-a-link'],
+      },
+    );
+    expect(splitTypedUrls('   ')).toEqual({ urls: [], rest: [] });
   });
 });
