@@ -35,7 +35,8 @@ const BARE_HOST = /^(?:[^\s/?#@:.]+(?:\.[^\s/?#@:.]+)+|localhost)(?::\d{1,5})?(?
 export function typedNoteUrl(word: string): string | null {
   const text = word.trim();
   const url = /^https?:\/\//i.test(text) ? text : BARE_HOST.test(text) ? `https://${text}` : null;
-  return url && normalizeNoteUrl(url) ? url : null;
+  // The server normalises it (normalizeNoteUrl); the home route need not carry that.
+  return url && url.length <= NOTE_URL_MAX && URL.canParse(url) ? url : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type ClipboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { splitTypedUrls } from '../../../src/rules/note-url.ts';
+import { errorMessage } from '../../lib/errors.ts';
 import { useTRPCClient } from '../../trpc.ts';
 import { useNoteCache } from '../notes/note-cache.ts';
 import type { SaveQueue } from './save-queue.ts';
@@ -105,7 +106,9 @@ export function SaveUrlForm() {
           {error}
         </p>
       )}
-      {shown && <shown.module.SaveQueueList queue={shown.queue} />}
+      {shown && (
+        <shown.module.SaveQueueList queue={shown.queue} errorText={(error) => errorMessage(error, t)} />
+      )}
     </form>
   );
 }

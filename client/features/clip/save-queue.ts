@@ -1,5 +1,3 @@
-import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
-
 /** How many saves are sent at once; the rest wait their turn. */
 export const SAVE_CONCURRENCY = 2;
 
@@ -115,6 +113,13 @@ export class SaveQueue {
   }
 }
 
+/**
+ * The same address however it was written (host case, default port, fragment). Not the server's
+ * normalizeNoteUrl: using it here would pull its rules into the home route's first load.
+ */
 function keyOf(url: string): string {
-  return normalizeNoteUrl(url) ?? url;
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
 }
