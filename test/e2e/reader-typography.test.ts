@@ -143,15 +143,17 @@ describe('typography (Chromium)', () => {
     await panel.getByTestId('typography-width-less').click();
     await panel.getByTestId('typography-width-less').click();
     await panel.getByTestId('typography-justify').click();
-    expect(await panel.getByTestId('typography-size-value').textContent()).toBe('22 px');
+    await expect.poll(() => panel.getByTestId('typography-size-value').textContent(), UI_WAIT).toBe('22 px');
     expect(await panel.getByTestId('typography-line-height-value').textContent()).toBe('1.95');
     expect(await panel.getByTestId('typography-width-value').textContent()).toBe('600 px');
-    expect(await paragraphStyle(page)).toMatchObject({
-      fontSize: '22px',
-      lineHeight: `${Math.round(22 * 1.95 * 100) / 100}px`,
-      textAlign: 'justify',
-      columnWidth: 600,
-    });
+    await expect
+      .poll(() => paragraphStyle(page), UI_WAIT)
+      .toMatchObject({
+        fontSize: '22px',
+        lineHeight: `${Math.round(22 * 1.95 * 100) / 100}px`,
+        textAlign: 'justify',
+        columnWidth: 600,
+      });
     const chosen = {
       readerFont: 'serif',
       readerFontSize: 22,
@@ -255,12 +257,20 @@ describe('typography (Chromium)', () => {
     expect(japanese.fontFamily).toMatch(/^"Hiragino Mincho ProN", "Noto Serif CJK JP"/);
     expect(japanese).toMatchObject({
       lineBreak: 'strict',
-      wordBreak: 'auto-phrase',
+      wordBreak: 'normal',
       textSpacingTrim: 'trim-start',
       textAlign: 'justify',
     });
     if (await page.evaluate(() => CSS.supports('text-justify', 'inter-character')))
       expect(japanese.textJustify).toBe('inter-character');
+    // Phrases kept whole where lines are ragged: the title, and text no longer justified.
+    const titleBreak = () =>
+      page.evaluate(() => getComputedStyle(document.querySelector('.reader-title') as HTMLElement).wordBreak);
+    expect(await titleBreak()).toBe('auto-phrase');
+    await page.getByTestId('reader-typography').click();
+    await page.getByTestId('typography-justify').click();
+    await expect.poll(async () => (await cjk()).wordBreak, UI_WAIT).toBe('auto-phrase');
+    await page.keyboard.press('Escape');
 
     await page.goto(app.url(`/?pi=${ko.noteId}`));
     await page.getByTestId('reader-content').waitFor();

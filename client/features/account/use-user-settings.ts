@@ -36,9 +36,12 @@ export function useUserSettings(): {
         if (context?.before) queryClient.setQueryData(key, context.before);
         notify.error(error);
       },
-      onSuccess: (saved) => {
-        // An answer to an earlier change must not undo a later one still on its way.
-        if (queryClient.isMutating({ mutationKey: updateKey }) <= 1) queryClient.setQueryData(key, saved);
+      onSuccess: () => {
+        // An answer to an earlier change must not undo a later one still on its way, and the last
+        // answer may have been read before another change was written (quick changes run side by
+        // side): once none is on its way, the settings are read again.
+        if (queryClient.isMutating({ mutationKey: updateKey }) <= 1)
+          void queryClient.invalidateQueries({ queryKey: key });
       },
     }),
   );
