@@ -46,6 +46,16 @@ describe('extractArticle', () => {
     expect(article.excerpt).toBe('How rivers swell when snow melts.');
   });
 
+  it('takes the article’s first picture as the lead image when the metadata names none', () => {
+    const page = ARTICLE_PAGE.replace('<meta property="og:image" content="/images/lead.jpg">', '').replace(
+      '<figure>',
+      '<p><img src="/icons/share.png" width="16" height="16" alt=""></p><figure>',
+    );
+    const url = 'https://news.example.com/2024/rivers/spring.html';
+    expect(extractArticle(page, url).leadImageUrl).toBe('https://news.example.com/2024/img/river.jpg');
+    expect(extractArticle(page.replace(/<figure>.*?<\/figure>/s, ''), url).leadImageUrl).toBeNull();
+  });
+
   it('returns the body as paragraphs, without navigation, captions, related links or footer', () => {
     expect(article.text).toContain('Paragraph number 1 of the story');
     expect(article.text).toContain('Paragraph number 6 of the story');

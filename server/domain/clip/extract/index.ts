@@ -61,6 +61,19 @@ function makeUrlsAbsolute(root: Element, baseUrl: string): void {
   }
 }
 
+/** Icons and tracking pixels declare themselves this small; a card's picture is larger. */
+const IMAGE_MIN_SIDE = 64;
+
+/** The article's first picture, for a page whose metadata names no lead image (the list's cards show it). */
+function firstImage(root: Element): string | null {
+  for (const image of root.querySelectorAll('img[src]')) {
+    const src = image.getAttribute('src') ?? '';
+    const sides = [image.getAttribute('width'), image.getAttribute('height')].map(Number);
+    if (/^https?:\/\//i.test(src) && !sides.some((side) => side > 0 && side < IMAGE_MIN_SIDE)) return src;
+  }
+  return null;
+}
+
 function baseUrlOf(baseHref: string | null, pageUrl: string): string {
   return absoluteUrl(baseHref, pageUrl) ?? pageUrl;
 }
@@ -127,8 +140,10 @@ export function extractArticle(html: string, url: string, onStage?: StageListene
   lap('fallback');
   let contentHtml = '';
   let text = '';
+  let leadImageUrl = metadata.leadImageUrl;
   if (body) {
     makeUrlsAbsolute(body, baseUrl);
+    leadImageUrl ??= firstImage(body);
     // Classes were kept only for post-cleaning; the reader styles the body itself.
     for (const element of body.querySelectorAll('[class]')) element.removeAttribute('class');
     lap('absolute-urls');
@@ -142,7 +157,7 @@ export function extractArticle(html: string, url: string, onStage?: StageListene
     siteName: metadata.siteName ?? parsed?.siteName ?? null,
     author: metadata.author ?? parsed?.byline ?? null,
     publishedAt: metadata.publishedAt,
-    leadImageUrl: metadata.leadImageUrl,
+    leadImageUrl,
     contentHtml,
     text,
     excerpt: truncate(metadata.excerpt || text, EXCERPT_LENGTH),
