@@ -7,6 +7,7 @@ import { parseDeepLink } from '../../src/deep-link.ts';
 import type { NoteList as NoteListChunk } from '../../src/schemas/notes.ts';
 import { Icon } from '../components/icons/Icon.tsx';
 import { SaveUrlForm } from '../features/clip/SaveUrlForm.tsx';
+import { ListHeading } from '../features/notes/ListHeading.tsx';
 import { readStoredSort, useStoredSort, useViewStyle } from '../features/notes/local-pref.ts';
 import { NoteList, noteListOptions } from '../features/notes/NoteList.tsx';
 import { navEntry } from '../features/notes/nav-entries.ts';
@@ -142,9 +143,7 @@ export function HomePage() {
       {me && (
         <Activity mode={readerNoteId ? 'hidden' : 'visible'}>
           <header className="page-header notes-header">
-            <h1 data-testid="notes-title" data-nav={entry.id}>
-              {t(entry.labelKey)}
-            </h1>
+            <ListHeading filters={filters} />
             <SearchBox value={searchText(filters)} onSearch={setFilters} />
           </header>
           {filters.nav !== 'trash' && <SaveUrlForm />}

@@ -122,7 +122,15 @@ export type Highlight = z.infer<typeof zHighlight>;
 
 /** A highlight in the list across notes carries its note's title and link. */
 export const zHighlightListItem = zHighlight.extend({
-  note: z.object({ id: z.string(), title: z.string(), url: z.string() }).nullable(),
+  note: z
+    .object({
+      id: z.string(),
+      title: z.string(),
+      url: z.string(),
+      flow: z.number().int(),
+      trashed: z.boolean(),
+    })
+    .nullable(),
 });
 
 export type HighlightListItem = z.infer<typeof zHighlightListItem>;

@@ -7,6 +7,7 @@ import { CoreType, HighlightSort, isEnumValue } from '../../../src/enums.ts';
 import type { HighlightListItem as Item } from '../../../src/schemas/highlights.ts';
 import { useTRPC } from '../../trpc.ts';
 import { MoveToDailyButton } from '../daily/move-to-daily.tsx';
+import { NoteMarkers } from '../notes/NoteMarkers.tsx';
 import { highlightPath } from '../reader/reader-links.ts';
 import { AnnotationView } from './AnnotationView.tsx';
 import { HighlightQuote } from './HighlightQuote.tsx';
@@ -84,6 +85,7 @@ function HighlightItem({ item }: { item: Item }) {
             {tag}
           </span>
         ))}
+        {item.note && <NoteMarkers note={item.note} inTrash={item.note.trashed} />}
         {item.note && (
           <span className="highlight-item-note" title={item.note.url} dir="auto">
             {item.note.title || t('common.noTitle')}

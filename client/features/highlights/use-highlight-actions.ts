@@ -68,6 +68,8 @@ export function useHighlightActions(noteId: string) {
     const settle = () => {
       void queryClient.invalidateQueries({ queryKey: key });
       void queryClient.invalidateQueries({ queryKey: trpc.highlights.list.pathKey() });
+      // A highlight's tags count its note under them in the Tag section.
+      void queryClient.invalidateQueries({ queryKey: trpc.notes.tags.queryKey() });
     };
 
     async function create(input: NewHighlight, start: number | null = null): Promise<Highlight | null> {

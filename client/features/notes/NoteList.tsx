@@ -172,7 +172,12 @@ export function NoteList(props: {
         data-count={items.length}
         data-complete={!hasNextPage || undefined}
       >
-        <ul className="note-list" data-view={view} aria-label={t('notes.listLabel')}>
+        <ul
+          className="note-list"
+          data-view={view}
+          data-selecting={selected.size > 0 || undefined}
+          aria-label={t('notes.listLabel')}
+        >
           {visible.map((note, offset) => {
             const index = firstIndex + offset;
             return (

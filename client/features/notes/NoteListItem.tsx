@@ -7,6 +7,7 @@ import { LocalTime } from '../../components/LocalTime.tsx';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
 import { readerPath } from '../reader/reader-links.ts';
 import { useDragSource } from './drag-source.ts';
+import { NoteMarkers } from './NoteMarkers.tsx';
 import type { RowHandlers } from './row-handlers.ts';
 import { SearchHits } from './search-hits.tsx';
 
@@ -16,10 +17,39 @@ const RowActions = lazy(() => import('./RowActions.tsx').then((m) => ({ default:
 function siteOf(note: NoteSummary): string {
   if (note.siteName) return note.siteName;
   try {
-    return new URL(note.url).hostname;
+    return new URL(note.url).hostname.replace(/^www\./, '');
   } catch {
     return note.url;
   }
+}
+
+/** A card's picture: the note's lead image over a placeholder in the site's own hue and initial. */
+function NoteCover({ note, site }: { note: NoteSummary; site: string }) {
+  let hue = 0;
+  for (const char of site) hue = (hue * 31 + (char.codePointAt(0) ?? 0)) % 360;
+  return (
+    <div className="note-item-cover" style={{ '--cover-hue': hue } as CSSProperties} aria-hidden="true">
+      <span className="note-item-initial">{Array.from(site)[0]?.toUpperCase()}</span>
+      {note.image && <Thumb src={note.image} />}
+    </div>
+  );
+}
+
+function Thumb({ src }: { src: string }) {
+  return (
+    <img
+      className="note-item-thumb"
+      src={src}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      referrerPolicy="no-referrer"
+      draggable={false}
+      onError={(event) => {
+        event.currentTarget.hidden = true;
+      }}
+    />
+  );
 }
 
 /** A plain click opens the reader in place; modified clicks keep the browser's link behaviour. */
@@ -42,7 +72,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
   const { t } = useTranslation();
   const drag = useDragSource(() => on.dragIds(note.id));
   const title = note.title || t('common.noTitle');
-  const showThumb = view !== ViewStyle.list && note.image;
+  const site = siteOf(note);
   return (
     <li
       className="note-item"
@@ -72,19 +102,10 @@ export const NoteListItem = memo(function NoteListItem(props: {
         checked={props.selected}
         onChange={() => on.select(index, false)}
       />
-      {showThumb && (
-        <img
-          className="note-item-thumb"
-          src={note.image ?? undefined}
-          alt=""
-          loading="lazy"
-          decoding="async"
-          referrerPolicy="no-referrer"
-          draggable={false}
-          onError={(event) => {
-            event.currentTarget.hidden = true;
-          }}
-        />
+      {view === ViewStyle.card ? (
+        <NoteCover note={note} site={site} />
+      ) : (
+        view === ViewStyle.article && note.image && <Thumb src={note.image} />
       )}
       <div className="note-item-body">
         <h2 className="note-item-title" dir="auto">
@@ -102,7 +123,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
           </a>
         </h2>
         <p className="note-item-meta">
-          <span dir="auto">{siteOf(note)}</span>
+          <span dir="auto">{site}</span>
           <span aria-hidden="true"> · </span>
           <LocalTime date={note.createdAt} />
           {note.highlightCount > 0 && (
@@ -114,6 +135,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
               {note.highlightCount}
             </span>
           )}
+          <NoteMarkers note={note} inTrash={props.inTrash} />
         </p>
         {view !== ViewStyle.list && note.excerpt && (
           <p className="note-item-excerpt" dir="auto">

@@ -7,6 +7,8 @@ const PATHS = {
   more: 'M5 12h.01M12 12h.01M19 12h.01',
   chevron: 'M9 6l6 6-6 6',
   restore: 'M4 10a8 8 0 1 1 2 7M4 4v6h6',
+  queued: 'M7 3h10M7 21h10M8 3c0 5 8 5 8 9s-8 4-8 9M16 3c0 5-8 5-8 9s8 4 8 9',
+  failed: 'M12 8v5M12 16.5h.01M10.3 4L2.6 18a2 2 0 0 0 1.7 3h15.4a2 2 0 0 0 1.7-3L13.7 4a2 2 0 0 0-3.4 0z',
 } as const;
 
 type NotesIconName = keyof typeof PATHS;

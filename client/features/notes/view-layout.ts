@@ -5,7 +5,7 @@ import { ViewStyle } from '../../../src/enums.ts';
 /** Fixed row pitch per view style (item height plus the gap below it), so rows can be windowed. */
 export const ROW_PITCH: Readonly<Record<ViewStyle, number>> = {
   [ViewStyle.article]: 144,
-  [ViewStyle.card]: 300 + CARD_GRID.gap,
+  [ViewStyle.card]: 308 + CARD_GRID.gap,
   [ViewStyle.list]: 48,
 };
 const ROW_GAP: Readonly<Record<ViewStyle, number>> = {

@@ -52,12 +52,18 @@ export function rowToHighlightView(row: Record<string, unknown>): HighlightView 
   return highlightView(rowReader(row));
 }
 
-/** A raw highlight row joined with its note's title and url, straight to the list shape. */
+/** A raw highlight row joined with its note's title, url and state, straight to the list shape. */
 export function rowToHighlightListItem(row: Record<string, unknown>): HighlightListItem {
   return {
     ...rowToHighlightView(row),
     note: row.note_id
-      ? { id: String(row.note_id), title: String(row.note_title ?? ''), url: String(row.note_url ?? '') }
+      ? {
+          id: String(row.note_id),
+          title: String(row.note_title ?? ''),
+          url: String(row.note_url ?? ''),
+          flow: Number(row.note_flow),
+          trashed: row.note_trashed === true,
+        }
       : null,
   };
 }

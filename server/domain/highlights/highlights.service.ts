@@ -299,6 +299,9 @@ function decodeArticleCursor(cursor: string | null | undefined): ArticleKeyset |
   };
 }
 
+/** The state of a listed highlight's note (its row shows starred, archived, in the trash…). */
+const NOTE_STATE = 'n.flow as note_flow, n.trashed_at is not null as note_trashed';
+
 /**
  * Every highlight across notes, filtered by colour, tag, note and keywords, newest first or in
  * article order (HighlightSort); keyset-paginated, one statement, rows mapped straight to the
@@ -344,7 +347,7 @@ export async function listHighlights(em: EntityManager, user: User, filter: High
   // and joining each to its note before sorting cost more than the search itself.
   const rows = await preparedRows(
     em,
-    `select h.*, n.title as note_title, n.url as note_url
+    `select h.*, n.title as note_title, n.url as note_url, ${NOTE_STATE}
      from (select ${HIGHLIGHT_COLUMNS} from highlight h
        where ${where.join(' and ')} order by h.created_at desc, h.id desc limit ?) h
      join note n on n.id = h.note_id
@@ -384,7 +387,8 @@ async function listInArticleOrder(
   params.push(filter.limit + 1);
   const rows = await preparedRows(
     em,
-    `select ${HIGHLIGHT_COLUMNS}, n.title as note_title, n.url as note_url, n.created_at as note_created_at
+    `select ${HIGHLIGHT_COLUMNS}, n.title as note_title, n.url as note_url, ${NOTE_STATE},
+       n.created_at as note_created_at
      from highlight h join note n on n.id = h.note_id and n.user_id = h.user_id
      where ${where.join(' and ')}
      order by n.created_at desc, n.id desc, ${POSITION_KEY}, h.created_at, h.id
