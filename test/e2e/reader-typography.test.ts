@@ -296,6 +296,17 @@ describe('focus mode and the reader’s keys (Chromium)', () => {
     await expect.poll(() => chromeShown(page), UI_WAIT).toEqual([true, true, true, true]);
     expect(page.url()).toContain(`pi=${noteId}`);
 
+    // A selection in the article: the first Esc drops it and focus mode stays; the next leaves it.
+    await page.keyboard.press('f');
+    await expect.poll(() => chromeShown(page), UI_WAIT).toEqual([false, false, false, false]);
+    await dragSelect(page, 'think the thought again', { within: '.reader-content' });
+    await page.getByTestId('selection-tooltip').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.getSelection()?.isCollapsed), UI_WAIT).toBe(true);
+    expect(await chromeShown(page)).toEqual([false, false, false, false]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => chromeShown(page), UI_WAIT).toEqual([true, true, true, true]);
+
     await page.getByTestId('reader-focus').click();
     await expect.poll(() => chromeShown(page), UI_WAIT).toEqual([false, false, false, false]);
     await page.getByTestId('focus-exit').click();

@@ -6,7 +6,11 @@ import { highlightRects, type PaintedHighlights } from './painted-highlights.ts'
 import { readerView, useReaderView } from './reader-view.ts';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 
-const hasSelection = () => document.getSelection()?.isCollapsed === false;
+/** A selection in the article's text, which Esc drops first (the highlight layer's key). */
+function selectsIn(root: HTMLElement | null): boolean {
+  const selection = document.getSelection();
+  return Boolean(root && selection && !selection.isCollapsed && root.contains(selection.anchorNode));
+}
 const somethingOpen = () => document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]');
 
 /** The first line of a painted highlight on screen now, if it is painted. */
@@ -77,7 +81,7 @@ export function ReaderKeys({
       else if (event.key === 'k') move(-1);
       else if (event.key === '?') readerView.setShortcuts(true);
       // Esc drops a selection first (the highlight layer's), and only then leaves focus mode.
-      else if (event.key === 'Escape' && readerView.current().focus && !hasSelection())
+      else if (event.key === 'Escape' && readerView.current().focus && !selectsIn(root.current))
         readerView.setFocus(false);
       else return;
       event.preventDefault();
@@ -85,7 +89,7 @@ export function ReaderKeys({
     // Capture: before the reader's own Esc, which would leave the note.
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, []);
+  }, [root]);
   // The app's chrome comes back with the next screen.
   useEffect(() => () => readerView.reset(), []);
 
