@@ -85,9 +85,9 @@ function HighlightItem({ item }: { item: Item }) {
             {tag}
           </span>
         ))}
-        {item.note && <NoteMarkers note={item.note} inTrash={item.note.trashed} />}
         {item.note && (
           <span className="highlight-item-note" title={item.note.url} dir="auto">
+            <NoteMarkers note={item.note} inTrash={item.note.trashed} />
             {item.note.title || t('common.noTitle')}
           </span>
         )}
