@@ -24,6 +24,7 @@ import { Migration20261130100000_reader_typography } from './Migration2026113010
 import { Migration20261130110000_reading_progress } from './Migration20261130110000_reading_progress.ts';
 import { Migration20261130120000_stored_images } from './Migration20261130120000_stored_images.ts';
 import { Migration20261130130000_daily_moves } from './Migration20261130130000_daily_moves.ts';
+import { Migration20261201100000_note_highlight_tags } from './Migration20261201100000_note_highlight_tags.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   Migration20261130110000_reading_progress,
   Migration20261130120000_stored_images,
   Migration20261130130000_daily_moves,
+  Migration20261201100000_note_highlight_tags,
 ];

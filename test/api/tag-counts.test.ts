@@ -98,6 +98,39 @@ describe('tag counts: notes that carry a tag themselves or through a highlight',
     expect(await caller.notes.tags()).toEqual([]);
   });
 
+  test('highlights of one note tagged at once each leave their tag on it; renames and moves carry them', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const note = await makeNote(user, 'Shared');
+    const other = await makeNote(user, 'Other');
+    const made = await Promise.all(Array.from({ length: 12 }, () => highlight(caller, note.id, [])));
+    await Promise.all(made.map((h, i) => caller.highlights.update({ id: h.id, tags: [`t${i}`] })));
+    const counts = await caller.notes.tags();
+    expect(counts.map((c) => [c.tag, c.notes]).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => [`t${i}`, 1]).sort(),
+    );
+    for (let i = 0; i < 12; i++) expect((await tagView(caller, `t${i}`)).titles).toEqual(['Shared']);
+    // Half lose their tag at once, the others keep it.
+    await Promise.all(made.slice(0, 6).map((h) => caller.highlights.update({ id: h.id, tags: [] })));
+    expect((await caller.notes.tags()).map((c) => c.tag)).toEqual(['t10', 't11', 't6', 't7', 't8', 't9']);
+
+    await caller.notes.renameTag({ from: 't6', to: 'renamed' });
+    expect(await tagView(caller, 'renamed')).toEqual({
+      count: { tag: 'renamed', notes: 1, highlights: 1 },
+      titles: ['Shared'],
+    });
+    expect((await tagView(caller, 't6')).titles).toEqual([]);
+    // A highlight that moves to another note takes its tag along (as a move to a daily note does).
+    await deps.orm.em
+      .fork()
+      .execute('update highlight set note_id = ? where user_id = ? and id = ?', [
+        other.id,
+        user.id,
+        made[7]!.id,
+      ]);
+    expect((await tagView(caller, 't7')).titles).toEqual(['Other']);
+    expect((await tagView(caller, 't8')).titles).toEqual(['Shared']);
+  });
+
   test('parallel tagging, untagging, deleting, trashing and restoring leave counts that match the list', async () => {
     const { caller, user } = await signedInUser(deps);
     const notes = await Promise.all(Array.from({ length: 12 }, (_, i) => makeNote(user, `N${i}`)));

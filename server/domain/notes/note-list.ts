@@ -146,7 +146,7 @@ export function noteListSql(
 
   const search = parseSearchQuery(input.q ?? '');
   const tags = new Set([...search.tags, ...(input.tag ? [input.tag] : [])]);
-  for (const tag of tags) where.push(carriesTagSql(user.id, tag, params));
+  for (const tag of tags) where.push(carriesTagSql(tag, params));
   if (input.folderId) {
     where.push('n.folder_id = ?');
     params.push(input.folderId);
