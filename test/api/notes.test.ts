@@ -114,7 +114,7 @@ describe('states and transitions', () => {
 });
 
 describe('sorting and pagination', () => {
-  test('the six sorts, with cursors that continue where they left off', async () => {
+  test('the note sorts, with cursors that continue where they left off; a position sort (which has no meaning for notes) reads as newest first', async () => {
     const { caller, user } = await signedInUser(deps);
     const notes = [];
     for (const [i, title] of ['One', 'Two', 'Three', 'Four', 'Five'].entries()) {
@@ -143,7 +143,7 @@ describe('sorting and pagination', () => {
     expect(await all('updated-desc')).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
     expect(await all('updated-asc')).toEqual(['Five', 'Four', 'Three', 'Two', 'One']);
     expect(await all('highlights-desc')).toEqual(['Three', 'One', 'Five', 'Four', 'Two']);
-    expect(await all('position-asc')).toEqual(['One', 'Two', 'Three', 'Four', 'Five']);
+    expect(await all('position-asc')).toEqual(['Five', 'Four', 'Three', 'Two', 'One']);
     await expect(caller.notes.list({ nav: 'all', cursor: 'garbage!' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
