@@ -460,7 +460,7 @@ describe('highlights', () => {
 // --- tags and folders ------------------------------------------------------------------------
 
 describe('tags and folders', () => {
-  test('tags: each with how many notes and highlights carry it', async () => {
+  test('tags: each with how many notes carry it (themselves or through a highlight) and how many highlights', async () => {
     const { api, user } = await owner();
     const note = await makeClippedNote(deps, user.id, { title: 'Talk', text: TEXT, tags: ['books', 'talk'] });
     await makeClippedNote(deps, user.id, { title: 'More', text: 'More text.', tags: ['books'] });
@@ -477,7 +477,7 @@ describe('tags and folders', () => {
     );
     expect(dataOf(await api.GET('/tags')).items).toEqual([
       { tag: 'books', notes: 2, highlights: 0 },
-      { tag: 'quote', notes: 0, highlights: 1 },
+      { tag: 'quote', notes: 1, highlights: 1 },
       { tag: 'talk', notes: 1, highlights: 1 },
     ]);
   });
