@@ -139,10 +139,13 @@ describe('moving highlights into a daily note', () => {
     await expect.poll(async () => (await focused(page)).role).toBe('menuitem');
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
-    await expect(focused(page)).resolves.toMatchObject({
-      testId: 'move-to-daily',
-      highlightId: highlight.id,
-    });
+    // The menu hands the focus back after it has gone, a frame or more later on a busy machine.
+    await expect
+      .poll(() => focused(page), UI_WAIT)
+      .toMatchObject({
+        testId: 'move-to-daily',
+        highlightId: highlight.id,
+      });
 
     await page.keyboard.press('ArrowDown');
     await page.getByRole('menu').waitFor();
@@ -151,7 +154,7 @@ describe('moving highlights into a daily note', () => {
     await expect.poll(async () => (await focused(page)).text).toBe('Move to a new daily note');
     await page.keyboard.press('Enter');
     await page.getByRole('menu').waitFor({ state: 'detached' });
-    await expect.poll(async () => (await focused(page)).testId).toBe('move-to-daily');
+    await expect.poll(async () => (await focused(page)).testId, UI_WAIT).toBe('move-to-daily');
     await expect(trigger.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
 
     await expect(toast(page).textContent()).resolves.toContain('Moved to a new daily note.');
