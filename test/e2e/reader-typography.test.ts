@@ -129,7 +129,7 @@ describe('typography (Chromium)', () => {
     const panel = page.getByTestId('typography-panel');
     await panel.waitFor();
     await expect
-      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).value))
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).value), UI_WAIT)
       .toBe('system');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByTestId('reader').getAttribute('data-font'), UI_WAIT).toBe('serif');
@@ -144,8 +144,12 @@ describe('typography (Chromium)', () => {
     await panel.getByTestId('typography-width-less').click();
     await panel.getByTestId('typography-justify').click();
     await expect.poll(() => panel.getByTestId('typography-size-value').textContent(), UI_WAIT).toBe('22 px');
-    expect(await panel.getByTestId('typography-line-height-value').textContent()).toBe('1.95');
-    expect(await panel.getByTestId('typography-width-value').textContent()).toBe('600 px');
+    await expect
+      .poll(() => panel.getByTestId('typography-line-height-value').textContent(), UI_WAIT)
+      .toBe('1.95');
+    await expect
+      .poll(() => panel.getByTestId('typography-width-value').textContent(), UI_WAIT)
+      .toBe('600 px');
     await expect
       .poll(() => paragraphStyle(page), UI_WAIT)
       .toMatchObject({

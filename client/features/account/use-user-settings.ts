@@ -5,6 +5,9 @@ import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
 
+/** What each change replaced on screen, put back if the server refuses the change. */
+const shownBefore = new WeakMap<UpdateUserSettingsInput, UserSettings>();
+
 /**
  * The account's theme, highlight colours and tooltip style (`settings.get`), and a change that
  * shows at once: the answer is taken from the change until the server's arrives, and put back if
@@ -25,12 +28,7 @@ export function useUserSettings(): {
   const { data: settings } = useQuery({ ...trpc.settings.get.queryOptions(), enabled: Boolean(me) });
   const save = useMutation(
     trpc.settings.update.mutationOptions({
-      onMutate: async (patch) => {
-        await queryClient.cancelQueries({ queryKey: key });
-        const before = queryClient.getQueryData(key);
-        if (before) queryClient.setQueryData(key, { ...before, ...patch } as UserSettings);
-        return { before };
-      },
+      onMutate: (patch) => ({ before: shownBefore.get(patch) }),
       // Its own onError replaces the client's default one: the refusal is shown here too.
       onError: (error, _patch, context) => {
         if (context?.before) queryClient.setQueryData(key, context.before);
@@ -51,9 +49,19 @@ export function useUserSettings(): {
   const { mutate } = save;
   const update = useCallback(
     (patch: UpdateUserSettingsInput) => {
-      if (me) mutate(patch);
+      if (!me) return;
+      // Shown before mutate (whose onMutate runs a tick later): a second quick change, such as a
+      // stepper clicked twice, must start from the first one, not from what the server had.
+      const shownKey = trpc.settings.get.queryKey();
+      void queryClient.cancelQueries({ queryKey: shownKey });
+      const before = queryClient.getQueryData<UserSettings>(shownKey);
+      if (before) {
+        shownBefore.set(patch, before);
+        queryClient.setQueryData(shownKey, { ...before, ...patch } as UserSettings);
+      }
+      mutate(patch);
     },
-    [me, mutate],
+    [me, mutate, queryClient, trpc],
   );
   return {
     settings: me ? settings : undefined,
