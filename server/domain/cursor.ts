@@ -75,3 +75,13 @@ export function pageOf<T extends PageEnd>(
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
 }
+
+/** A cursor's JSON (what a keyset of several columns is written as), or a 400. */
+export function cursorJson(cursor: string): unknown {
+  const text = cursorText(cursor);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidCursor();
+  }
+}

@@ -26,11 +26,25 @@ const PATHS = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
   back: 'M15 18l-6-6 6-6',
   close: 'M6 6l12 12M18 6L6 18',
+  /** Corners pulled out: the page without the app around it (the reader's focus mode). */
+  focus: 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5',
+  leaveFocus: 'M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5',
+  more: 'M5 12h.01M12 12h.01M19 12h.01',
 } as const;
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, size = 18, className }: { name: IconName; size?: number; className?: string }) {
+export function Icon({
+  name,
+  size = 18,
+  strokeWidth = 1.8,
+  className,
+}: {
+  name: IconName;
+  size?: number;
+  strokeWidth?: number;
+  className?: string;
+}) {
   return (
     <svg
       className={className}
@@ -39,7 +53,7 @@ export function Icon({ name, size = 18, className }: { name: IconName; size?: nu
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"
-      strokeWidth={1.8}
+      strokeWidth={strokeWidth}
       strokeLinecap="round"
       strokeLinejoin="round"
       aria-hidden="true"

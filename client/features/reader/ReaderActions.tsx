@@ -22,29 +22,6 @@ type ExportChoice = (typeof EXPORTS)[number];
 const exportTestId = (choice: ExportChoice) =>
   choice.what === 'article' ? `export-${choice.format}` : `export-highlights-${choice.format}`;
 
-/** Corners pulled out: the page without the app around it. */
-const FOCUS_PATH = 'M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5';
-const MORE_PATH = 'M5 12h.01M12 12h.01M19 12h.01';
-
-function Glyph({ path }: { path: string }) {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={path === MORE_PATH ? 3 : 1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d={path} />
-    </svg>
-  );
-}
-
 /**
  * True while the bar's buttons, each with its label, do not fit its width: the less-used ones
  * then move into the "More" menu. The width they needed is kept, so they come back only when
@@ -168,7 +145,7 @@ export function ReaderActions({ note, children }: { note: NoteDetail; children: 
         data-testid="reader-focus"
         onClick={readerView.toggleFocus}
       >
-        <Glyph path={FOCUS_PATH} />
+        <Icon name="focus" />
       </button>
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
@@ -177,7 +154,7 @@ export function ReaderActions({ note, children }: { note: NoteDetail; children: 
           title={t('readerTools.more')}
           data-testid="reader-more"
         >
-          <Glyph path={MORE_PATH} />
+          <Icon name="more" strokeWidth={3} />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu reader-more-menu" align="end" sideOffset={6}>

@@ -1,5 +1,6 @@
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../components/icons/Icon.tsx';
 import { isTypingTarget } from '../../lib/keys.ts';
 import { CurrentHighlight } from './CurrentHighlight.tsx';
 import { highlightRects, type PaintedHighlights } from './painted-highlights.ts';
@@ -109,20 +110,7 @@ export function ReaderKeys({
           title={`${t('readerTools.leaveFocus')} (Esc)`}
           onClick={() => readerView.setFocus(false)}
         >
-          <svg
-            width="18"
-            height="18"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={1.8}
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path d="M9 4v5H4M20 9h-5V4M15 20v-5h5M4 15h5v5" />
-          </svg>
+          <Icon name="leaveFocus" />
         </button>
       )}
       <ShortcutSheet open={shortcuts} onOpenChange={readerView.setShortcuts} />

@@ -16,7 +16,7 @@ import { Highlight, Note, NoteContent, type User } from '../../db/entities/index
 import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { asDate } from '../../db/row.ts';
-import { cursorId, cursorInstant, cursorText, decodeCursor, invalidCursor, pageOf } from '../cursor.ts';
+import { cursorId, cursorInstant, cursorJson, decodeCursor, invalidCursor, pageOf } from '../cursor.ts';
 import { ownNote } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
 import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
@@ -280,12 +280,7 @@ function encodeArticleCursor(row: Record<string, unknown>): string {
 /** The cursor `encodeArticleCursor` wrote, or a 400 (a newest-first cursor included). */
 function decodeArticleCursor(cursor: string | null | undefined): ArticleKeyset | null {
   if (!cursor) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cursorText(cursor));
-  } catch {
-    throw invalidCursor();
-  }
+  const parsed = cursorJson(cursor);
   if (!Array.isArray(parsed) || parsed.length !== 5) throw invalidCursor();
   const [noteCreatedAt, noteId, position, createdAt, id] = parsed as unknown[];
   if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > NO_POSITION)

@@ -6,7 +6,7 @@ import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { epochMsSql } from '../../db/row.ts';
-import { cursorId, cursorInstant, cursorText, invalidCursor } from '../cursor.ts';
+import { cursorId, cursorInstant, cursorJson, invalidCursor } from '../cursor.ts';
 import { ownFolder } from '../folders/folders.service.ts';
 import { exactPhrases, type SearchTarget, searchStages } from '../search/search-condition.ts';
 import { carriesTagSql } from './note-tags.ts';
@@ -85,12 +85,7 @@ function decodeSortCursor(
   column: NoteListSql['sortColumn'],
 ): SortCursor | null {
   if (!cursor) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(cursorText(cursor));
-  } catch {
-    throw invalidCursor();
-  }
+  const parsed = cursorJson(cursor);
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
   const [value, id] = parsed as [unknown, unknown];
   if (column === 'highlight_count') {
