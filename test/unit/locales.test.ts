@@ -49,3 +49,23 @@ describe('locales', () => {
     expect(mismatched).toEqual([]);
   });
 });
+
+/** Every source file that asks i18next for words: the app, the extension, the server's mails and errors. */
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+test('every key the code names literally, t("area.key"), is one English has (a missing one shows the key itself)', () => {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const known = new Set([...en.keys()].flatMap((key) => [key, pluralBase(key) ?? key]));
+  const missing: string[] = [];
+  for (const top of ['client', 'extension', 'server', 'src'])
+    for (const file of sourceFiles(path.join(root, top)))
+      for (const [, key] of fs.readFileSync(file, 'utf8').matchAll(/\bt\(\s*['"]([a-zA-Z]\w*\.[\w.]+)['"]/g))
+        if (!known.has(key as string)) missing.push(`${path.relative(root, file)}: ${key}`);
+  expect(missing).toEqual([]);
+});

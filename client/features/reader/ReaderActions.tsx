@@ -150,8 +150,8 @@ export function ReaderActions({ note, children }: { note: NoteDetail; children: 
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
           className="button reader-icon-button"
-          aria-label={t('readerTools.more')}
-          title={t('readerTools.more')}
+          aria-label={t('highlights.more')}
+          title={t('highlights.more')}
           data-testid="reader-more"
         >
           <Icon name="more" strokeWidth={3} />
