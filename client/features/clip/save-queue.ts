@@ -108,8 +108,8 @@ export class SaveQueue {
       change = { state: 'failed', error };
     }
     this.running--;
-    if (this.entryOf(entry.id)) this.update(entry.id, change);
-    else this.changed();
+    // An entry being saved cannot be dismissed: it is still there to take its answer.
+    this.update(entry.id, change);
   }
 }
 
