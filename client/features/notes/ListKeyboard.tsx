@@ -1,9 +1,5 @@
 import { useEffect, useRef } from 'react';
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
-}
+import { isTypingTarget } from '../../lib/keys.ts';
 
 /**
  * The list's keys: ArrowUp/ArrowDown move the active row within bounds, Enter opens it, x toggles
@@ -23,7 +19,8 @@ export function ListKeyboard(props: {
     const onKey = (event: KeyboardEvent) => {
       const { count, active, move, open, toggle, clear } = latest.current;
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || count === 0) return;
-      if (isTyping(event.target) || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      if (isTypingTarget(event.target) || document.querySelector('[role="dialog"], [role="alertdialog"]'))
+        return;
       const onControl = (event.target as HTMLElement | null)?.closest?.('button, a, input, summary');
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();

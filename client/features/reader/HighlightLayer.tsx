@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type ColourSlot, CoreType, HighlightStyle, TextTooltipStyle } from '../../../src/enums.ts';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
 import type { NoteDetail } from '../../../src/schemas/notes.ts';
+import { isTypingTarget } from '../../lib/keys.ts';
 import type { Measurable } from '../highlights/HighlightCard.tsx';
 import { isColourSlot } from '../highlights/highlight-look.ts';
 import { useTooltipStyle } from '../highlights/tooltip-style.ts';
@@ -18,9 +19,6 @@ const HighlightCard = lazy(() => import('../highlights/HighlightCard.tsx'));
 
 const DEFAULT_SLOT: ColourSlot = 1;
 const IMAGE_BUTTON_GRACE_MS = 300;
-
-const inTextField = (target: EventTarget | null) =>
-  (target as Element | null)?.closest?.('input, textarea, select, [contenteditable="true"]') != null;
 
 /**
  * The article's highlight interactions: the selection tooltip, keys 1–6 / h / Esc, hover and click on
@@ -99,7 +97,7 @@ export function HighlightLayer({
         event.altKey ||
         event.ctrlKey ||
         event.metaKey ||
-        inTextField(event.target)
+        isTypingTarget(event.target)
       )
         return;
       const slot = Number(event.key);

@@ -9,6 +9,7 @@ import { readingMinutes } from '../../../src/text/reading-time.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
 import { LocalTime } from '../../components/LocalTime.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { isTypingTarget } from '../../lib/keys.ts';
 import { uiLanguageAttributes } from '../../lib/language-attributes.ts';
 import { useTRPC } from '../../trpc.ts';
 import { ClipStatusNote } from '../clip/ClipStatusNote.tsx';
@@ -58,8 +59,7 @@ function useEscapeToLeave(onBack: () => void) {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
-      const target = event.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (isTypingTarget(event.target)) return;
       if (document.querySelector('[role="menu"], [role="dialog"]')) return;
       onBack();
     };
