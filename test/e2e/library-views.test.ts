@@ -4,7 +4,7 @@ import { Note } from '../../server/db/entities/index.ts';
 import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
-import { makeClippedNote } from '../helpers/notes.ts';
+import { insertManyNotes, makeClippedNote } from '../helpers/notes.ts';
 
 /** How long a wait for the UI may take: far beyond what a loaded machine needs. */
 const UI_WAIT_MS = 20_000;
@@ -168,14 +168,7 @@ describe('the library’s views in Chromium', () => {
 
   test('a long card list stays windowed', async () => {
     const user = await app.user();
-    await app.deps.orm.em.fork().execute(
-      `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,
-         source, highlight_count, word_count, created_at, updated_at)
-       select md5('c' || g || ?), ?, 'https://bulk.example/' || g, md5('v' || g || ?), 'Card ' || g, 'Excerpt ' || g,
-         1, '{}', ?, 0, 'url', 0, 0, now() - g * interval '1 minute', now() - g * interval '1 minute'
-       from generate_series(1, 3000) g`,
-      [user.user.id, user.user.id, user.user.id, ClipStatus.done],
-    );
+    await insertManyNotes(app.deps, user.user.id, 3_000, 'Card');
     const { context, page } = await app.signIn('/', { user });
     await chooseView(page, 'card');
     await page.locator('[data-testid="note-item"][data-index="0"]').waitFor();

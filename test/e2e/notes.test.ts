@@ -1,9 +1,9 @@
 import type { Page as BrowserPage } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { User } from '../../server/db/entities/index.ts';
-import { ClipStatus, Flow } from '../../src/enums.ts';
+import { Flow } from '../../src/enums.ts';
 import { e2eFixture } from '../helpers/e2e.ts';
-import { makeClippedNote } from '../helpers/notes.ts';
+import { insertManyNotes, makeClippedNote } from '../helpers/notes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 /** How long a wait for the UI may take: far beyond what a loaded machine needs. */
@@ -194,14 +194,7 @@ describe('the note list in Chromium', () => {
 
   test('10,000 notes: only a window of rows exists, and scrolling reaches the end', async () => {
     const user = await app.user();
-    await app.deps.orm.em.fork().execute(
-      `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,
-         source, highlight_count, word_count, created_at, updated_at)
-       select md5('p' || g || ?), ?, 'https://bulk.example/' || g, md5('u' || g || ?), 'Bulk page ' || g, 'Excerpt ' || g,
-         1, '{}', ?, 0, 'url', 0, 0, now() - g * interval '1 minute', now() - g * interval '1 minute'
-       from generate_series(1, 10000) g`,
-      [user.user.id, user.user.id, user.user.id, ClipStatus.done],
-    );
+    await insertManyNotes(app.deps, user.user.id, 10_000, 'Bulk page');
     const { context, page, errors } = await app.signIn('/', { user });
     await page.locator('[data-testid="note-item"][data-index="0"]').waitFor();
     const list = page.getByTestId('note-list');

@@ -41,6 +41,23 @@ export async function makeClippedNote(
 }
 
 /**
+ * `count` finished notes titled "`title` 1" … "`title` count", inserted in one statement (no
+ * content, no search index): for lists long enough to be windowed. Note 1 is the newest, each
+ * next one a minute older, all before the notes makeClippedNote makes.
+ */
+export async function insertManyNotes(deps: AppDeps, userId: number, count: number, title: string) {
+  await deps.orm.em.fork().execute(
+    `insert into note (id, user_id, url, url_hash, title, excerpt, flow, tags, clip_status, clip_attempts,
+       source, highlight_count, word_count, created_at, updated_at)
+     select md5(b.title || g || b.user_id), b.user_id, 'https://bulk.example/' || g, md5('url' || g || b.user_id),
+       b.title || ' ' || g, 'Excerpt ' || g, ?, '{}', ?, 0, 'url', 0, 0, b.at - g * interval '1 minute',
+       b.at - g * interval '1 minute'
+     from (select ?::text as title, ?::int as user_id, ?::timestamptz as at) b, generate_series(1, ?) g`,
+    [Flow.inbox, ClipStatus.done, title, userId, new Date(madeAt), count],
+  );
+}
+
+/**
  * A note still queued for its clip, made straight in the database with no job, no content and no
  * search index: what a clip leaves behind before a worker has taken it.
  */
