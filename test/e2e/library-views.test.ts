@@ -283,6 +283,10 @@ describe('the library’s views in Chromium', () => {
     await box.fill('#travel river');
     await box.press('Enter');
     await expect.poll(() => heading.textContent()).toBe('Research · #travel · Search: “river”');
+    // The removable filters below name the same folder.
+    await expect
+      .poll(() => page.getByTestId('filter-chips').locator('.filter-chip').allTextContents())
+      .toEqual(['#travel', '“river”', 'Research']);
     // Elsewhere the tab is the app's again.
     await page.goto(app.url('/daily'));
     await expect.poll(() => page.title()).toBe('Margin');

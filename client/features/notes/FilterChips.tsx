@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { useTRPC } from '../../trpc.ts';
 import { hasNarrowing, type NoteFilters } from './note-list-url.ts';
+import { useFolderName } from './use-folder-name.ts';
 
 function Chip({ label, clearLabel, onClear }: { label: string; clearLabel: string; onClear(): void }) {
   return (
@@ -24,10 +23,8 @@ export function FilterChips({
   onChange(change: Partial<NoteFilters>): void;
 }) {
   const { t } = useTranslation();
-  const trpc = useTRPC();
-  const folders = useQuery({ ...trpc.folders.list.queryOptions(), enabled: filters.folderId !== null });
+  const folderName = useFolderName(filters.folderId);
   if (!hasNarrowing(filters)) return null;
-  const folderName = folders.data?.find((f) => f.id === filters.folderId)?.name ?? t('nav.folder');
   return (
     <ul className="filter-chips" data-testid="filter-chips" aria-label={t('notes.activeFilters')}>
       {filters.tags.map((tag) => (

@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useTRPC } from '../../trpc.ts';
 import { navEntry } from './nav-entries.ts';
 import type { NoteFilters } from './note-list-url.ts';
+import { useFolderName } from './use-folder-name.ts';
 
 /**
  * The list's heading names what it shows: the view (left out for All when something narrows it),
@@ -12,12 +11,10 @@ import type { NoteFilters } from './note-list-url.ts';
  */
 export function ListHeading({ filters }: { filters: NoteFilters }) {
   const { t } = useTranslation();
-  const trpc = useTRPC();
-  const folders = useQuery({ ...trpc.folders.list.queryOptions(), enabled: filters.folderId !== null });
+  const folderName = useFolderName(filters.folderId);
   const entry = navEntry(filters.nav);
   const parts: string[] = [];
-  if (filters.folderId)
-    parts.push(folders.data?.find((f) => f.id === filters.folderId)?.name ?? t('nav.folder'));
+  if (filters.folderId) parts.push(folderName);
   if (filters.tags.length) parts.push(filters.tags.map((tag) => `#${tag}`).join(' '));
   if (filters.kw) parts.push(t('notes.searchHeading', { query: filters.kw }));
   if (entry.id !== 'all' || parts.length === 0) parts.unshift(t(entry.labelKey));
