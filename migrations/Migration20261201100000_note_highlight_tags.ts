@@ -33,6 +33,9 @@ const TRIGGERS = {
  * changed: they first lock those notes in id order, then recount them in a statement of its own,
  * whose snapshot is taken after the locks, so it sees every highlight change committed before
  * (two transactions tagging highlights of one note cannot leave it without one of the tags).
+ * The lock is `for no key update`, which the key-share lock a highlight insert's foreign key
+ * check holds on its note does not block: `for update` would, and two inserts of tagged
+ * highlights into one note would deadlock.
  * Not an exported column: the note's change trigger only looks at exported columns.
  */
 export class Migration20261201100000_note_highlight_tags extends Migration {
@@ -47,7 +50,7 @@ export class Migration20261201100000_note_highlight_tags extends Migration {
          if coalesce(cardinality("note_ids"), 0) = 0 then
            return;
          end if;
-         perform 1 from "note" where "id" = any("note_ids") order by "id" for update;
+         perform 1 from "note" where "id" = any("note_ids") order by "id" for no key update;
          update "note" n set "highlight_tags" = t."tags"
            from (select m."id", ${HIGHLIGHT_TAGS_OF('m')} as "tags"
                  from "note" m where m."id" = any("note_ids")) t

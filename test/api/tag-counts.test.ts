@@ -131,6 +131,16 @@ describe('tag counts: notes that carry a tag themselves or through a highlight',
     expect((await tagView(caller, 't8')).titles).toEqual(['Shared']);
   });
 
+  test('tagged highlights created at once on one note all land, each leaving its tag on the note', async () => {
+    const { caller, user } = await signedInUser(deps);
+    const note = await makeNote(user, 'Busy');
+    await Promise.all(Array.from({ length: 12 }, (_, i) => highlight(caller, note.id, [`c${i}`])));
+    const counts = await caller.notes.tags();
+    expect(counts.map((c) => [c.tag, c.notes, c.highlights]).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => [`c${i}`, 1, 1]).sort(),
+    );
+  });
+
   test('parallel tagging, untagging, deleting, trashing and restoring leave counts that match the list', async () => {
     const { caller, user } = await signedInUser(deps);
     const notes = await Promise.all(Array.from({ length: 12 }, (_, i) => makeNote(user, `N${i}`)));
