@@ -43,7 +43,7 @@ const KOREAN = Array.from(
 async function article(
   user: SignedInUser,
   paragraphs: string[],
-  { title = 'The reading room', lang = 'en' } = {},
+  { title = 'The reading room', lang = 'en' as string | null } = {},
 ): Promise<{ noteId: string; text: string }> {
   const em = app.deps.orm.em.fork();
   const url = `https://articles.example/${newId()}`;
@@ -215,7 +215,9 @@ describe('typography (Chromium)', () => {
     const zh = await article(user, CHINESE, { title: '慢慢读书', lang: 'zh-CN' });
     const ja = await article(user, JAPANESE, { title: 'ゆっくり読む', lang: 'ja' });
     const ko = await article(user, KOREAN, { title: '천천히 읽기', lang: 'ko' });
-    const { context, page } = await app.signIn(`/?pi=${zh.noteId}`, { user, locale: 'zh-CN' });
+    // A page that does not say its language is read in the app's.
+    const untagged = await article(user, CHINESE, { title: '没有标注语言', lang: null });
+    const { context, page } = await app.signIn(`/?pi=${untagged.noteId}`, { user, locale: 'zh-CN' });
     await page.getByTestId('reader-content').waitFor();
     const cjk = () =>
       page.evaluate(() => {
@@ -231,6 +233,19 @@ describe('typography (Chromium)', () => {
           lineHeight: style.lineHeight,
         };
       });
+    // The text and the panel both take the Chinese defaults.
+    expect(await cjk()).toMatchObject({
+      textAlign: 'justify',
+      lineHeight: `${Math.round(19 * 1.85 * 100) / 100}px`,
+    });
+    await page.getByTestId('reader-typography').click();
+    expect(await page.getByTestId('typography-justify').isChecked()).toBe(true);
+    expect(await page.getByTestId('typography-line-height-value').textContent()).toBe('1.85');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('typography-panel').waitFor({ state: 'detached' });
+
+    await page.goto(app.url(`/?pi=${zh.noteId}`));
+    await page.getByTestId('reader-content').waitFor();
     const chinese = await cjk();
     expect(chinese.fontFamily).toMatch(/^"PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC"/);
     expect(chinese).toMatchObject({

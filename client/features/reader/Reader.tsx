@@ -94,7 +94,7 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
   const contentRef = useHiddenRepeatedTitle(note?.contentHtml, note?.title);
   const painted = usePaintedHighlights(contentRef, note?.contentHtml, highlights);
   const linksToHighlight = new URLSearchParams(useSearch()).has('nx');
-  const typography = useReaderTypography(note?.lang ?? i18n.language);
+  const typography = useReaderTypography(note?.lang);
   // Keep the list (hidden behind the reader) in step with what the reader learns.
   useEffect(() => {
     if (note) cache.changed(summaryOf(note));

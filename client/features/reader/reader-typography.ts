@@ -1,4 +1,5 @@
 import { type CSSProperties, useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
 import { defaultTypography, type ReaderTypography } from '../../../src/rules/reader-typography.ts';
 import type { ReaderTypographySettings } from '../../../src/schemas/user-settings.ts';
 import { useUserSettings } from '../account/use-user-settings.ts';
@@ -13,12 +14,14 @@ const UNCHOSEN: ReaderTypographySettings = {
 
 /**
  * The reader's typography for an article in `lang`: the account's choices over the defaults for
- * that language. A change shows at once (the settings' optimistic update) and is kept with the
- * account.
+ * that language, or for the app's when the article does not say (its text is then in the app's
+ * language, as its lang attribute is). A change shows at once (the settings' optimistic update)
+ * and is kept with the account.
  */
 export function useReaderTypography(lang: string | null | undefined) {
+  const { i18n } = useTranslation();
   const { settings, update } = useUserSettings();
-  const defaults = defaultTypography(lang);
+  const defaults = defaultTypography(lang ?? i18n.language);
   const value: ReaderTypography = {
     font: settings?.readerFont ?? defaults.font,
     fontSize: settings?.readerFontSize ?? defaults.fontSize,
