@@ -12,7 +12,8 @@ import { waitFor } from '../helpers/wait.ts';
 /** Waits for the UI: far beyond what a loaded machine needs (expect.poll's default is 1 s). */
 const UI_WAIT = { timeout: 20_000 };
 
-// The article's picture: Margin stores it and the reader shows it at its real size (320×160).
+// The article's picture: Margin stores it and the reader shows it at its real size (320×160), the
+// size the page declares, so the picture arriving moves nothing (a jump may come before it).
 const PNG = pngImage(320, 160);
 
 const FILLER = Array.from(
@@ -26,7 +27,7 @@ function articleHtml(origin: string): string {
 <article><h1>Highlight field guide</h1>
 <p>Margin keeps what you read. This first paragraph is long enough to count as real article text for the parser.</p>
 <p>A second paragraph follows with <em>more words</em>, so that the extractor sees a proper body and not a teaser.</p>
-<figure><img src="${origin}/pic.png" alt="A diagram"><figcaption>A diagram of the idea.</figcaption></figure>
+<figure><img src="${origin}/pic.png" alt="A diagram" width="320" height="160"><figcaption>A diagram of the idea.</figcaption></figure>
 ${FILLER}
 <p>The closing paragraph mentions the deep link target sentence near the very end of the article.</p>
 </article></body></html>`;
@@ -500,7 +501,8 @@ describe('highlighting in the reader (Chromium)', () => {
     const { context, page } = await app.signIn(`/?pi=${noteId}&vs=article`, { user });
     await page.getByTestId('reader-content').waitFor();
 
-    const image = page.locator('.reader-content img');
+    // The stored picture (not its placeholder, while it is being stored).
+    const image = page.locator('.reader-content img[data-source]');
     await image.scrollIntoViewIfNeeded();
     await image.hover();
     await page.getByTestId('image-highlight').click();

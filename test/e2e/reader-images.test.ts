@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { findJob } from '../../server/queue.ts';
 import { ClipStatus } from '../../src/enums.ts';
@@ -179,14 +179,25 @@ test('while the pictures are being stored the reader shows placeholders, then th
     url: `${app.site.origin}/sent`,
     html: `<!doctype html><html><head><title>Sent with its picture</title></head><body><article><h1>Sent with its picture</h1>
 <p>A page the browser sent with its HTML, so nothing had to be fetched but its picture, which comes a moment later.</p>
-<p><img src="${app.site.origin}/held.png" alt="Arriving soon"></p>${FILLER}</article></body></html>`,
+<p><img src="${app.site.origin}/held.png" alt="Arriving soon" width="120" height="90"></p>${FILLER}</article></body></html>`,
   });
   const { page, errors } = await app.signIn(`/?pi=${note.id}&vs=article`, { user });
   const pending = page.locator('.reader-content .reader-image-missing[data-state="pending"]');
   await pending.waitFor(UI_WAIT);
   expect(await pending.getAttribute('aria-label')).toBe('Arriving soon');
+  // Where a box is in the article (whatever the scroll), to the pixel.
+  const placeOf = (box: Locator) =>
+    box.evaluate((element) => {
+      const rect = element.getBoundingClientRect();
+      return [rect.left, rect.top + window.scrollY, rect.width, rect.height].map(Math.round);
+    });
+  const after = page.locator('.reader-content p', { hasText: 'Paragraph 1 of' });
+  // The page declared the picture's size: its placeholder keeps that space.
+  const pendingPlace = await placeOf(pending);
+  expect(pendingPlace.slice(2)).toEqual([120, 90]);
+  const afterPlace = await placeOf(after);
   releaseHeld();
-  const image = page.locator('.reader-content img[alt="Arriving soon"]');
+  const image = page.locator('.reader-content img[alt="Arriving soon"]:not(.reader-image-missing)');
   await image.waitFor(UI_WAIT);
   await image.scrollIntoViewIfNeeded();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth), UI_WAIT).toBe(120);
@@ -194,5 +205,8 @@ test('while the pictures are being stored the reader shows placeholders, then th
     /^\/files\/images\/[0-9a-f]{64}\.png$/,
   );
   expect(await pending.count()).toBe(0);
+  // The picture took the placeholder's place, and nothing after it moved.
+  expect(await placeOf(image)).toEqual(pendingPlace);
+  expect(await placeOf(after)).toEqual(afterPlace);
   expect(errors).toEqual([]);
 });

@@ -61,6 +61,90 @@ describe('the reader’s article', () => {
     expect(text(out)).toBe(text(html));
   });
 
+  test('a pending image whose page declared its size is an empty picture of that size and proportions', () => {
+    const html =
+      sanitizeArticleHtml(`<p>Before <img src="https://a.example/chart.png" alt="A chart" width="640" height="360">
+      <img src="https://a.example/deco.png" alt="" width="40" height="30">
+      <img src="https://a.example/wide.png" alt="Wide" width="100%" height="30">
+      <img src="https://a.example/flat.png" alt="Flat" width="640" height="0">
+      <img src="https://a.example/tall.png" alt="Tall" height="360">
+      <img src="https://a.example/gone.png" alt="Gone" width="640" height="360"> after</p>`);
+    const out = readerArticleHtml(html, (source) => (source.endsWith('gone.png') ? 'refused' : undefined));
+    const blank = (w: number, h: number) =>
+      `data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 ${w} ${h}'%3E%3C/svg%3E`;
+    const shown = [...new JSDOM(out).window.document.querySelectorAll('.reader-image-missing')].map(
+      (element) => [
+        element.tagName,
+        ...element.getAttributeNames().map((n) => `${n}=${element.getAttribute(n)}`),
+      ],
+    );
+    expect(shown).toEqual([
+      [
+        'IMG',
+        'class=reader-image-missing',
+        'data-state=pending',
+        `src=${blank(640, 360)}`,
+        'alt=A chart',
+        'aria-label=A chart',
+        'width=640',
+        'height=360',
+      ],
+      [
+        'IMG',
+        'class=reader-image-missing',
+        'data-state=pending',
+        `src=${blank(40, 30)}`,
+        'alt=',
+        'width=40',
+        'height=30',
+      ],
+      // No size, or not both in pixels: the box of its alt text.
+      [
+        'SPAN',
+        'class=reader-image-missing',
+        'data-state=pending',
+        'role=img',
+        'aria-label=Wide',
+        'data-alt=Wide',
+      ],
+      [
+        'SPAN',
+        'class=reader-image-missing',
+        'data-state=pending',
+        'role=img',
+        'aria-label=Flat',
+        'data-alt=Flat',
+      ],
+      [
+        'SPAN',
+        'class=reader-image-missing',
+        'data-state=pending',
+        'role=img',
+        'aria-label=Tall',
+        'data-alt=Tall',
+      ],
+      // A refused image will not arrive: its alt text, whatever its size.
+      [
+        'SPAN',
+        'class=reader-image-missing',
+        'data-state=refused',
+        'role=img',
+        'aria-label=Gone',
+        'data-alt=Gone',
+      ],
+    ]);
+    const svg = new JSDOM(decodeURIComponent(blank(640, 360).slice('data:image/svg+xml,'.length)), {
+      contentType: 'image/svg+xml',
+    }).window.document.documentElement;
+    expect([svg.tagName, svg.getAttribute('viewBox'), svg.getAttribute('width')]).toEqual([
+      'svg',
+      '0 0 640 360',
+      null,
+    ]);
+    const text = (h: string) => domText(new JSDOM(`<body>${h}</body>`).window.document.body).text;
+    expect(text(out)).toBe(text(html));
+  });
+
   test('inline images stay; posters and background attributes (pictures from elsewhere) go; media sources stay', () => {
     const html =
       sanitizeArticleHtml(`<img src="data:image/png;base64,iVBORw0KGgo=" alt="dot" width="4" height="4">

@@ -112,6 +112,40 @@ function placeholder(alt: string, state: 'pending' | 'refused'): string {
   return `${tag('span', [['class', 'reader-image-missing'], ['data-state', state], ...described])}</span>`;
 }
 
+interface Size {
+  width: number;
+  height: number;
+}
+
+/** A size in pixels the page wrote on an image: a positive whole number, else none. */
+const PIXELS = /^\s*([1-9]\d{0,4})\s*$/;
+
+/** The width and height the page declared for an image, when it declared both. */
+function declaredSize(attributes: readonly Attribute[]): Size | undefined {
+  const width = PIXELS.exec(attribute(attributes, 'width') ?? '')?.[1];
+  const height = PIXELS.exec(attribute(attributes, 'height') ?? '')?.[1];
+  return width && height ? { width: Number(width), height: Number(height) } : undefined;
+}
+
+/**
+ * A pending picture whose size the page declared: an empty picture of that size (a blank SVG of
+ * the same proportions, as a loaded picture's own ratio wins over its attributes'), so the stored
+ * copy takes its place without moving what follows. Its alt text is its name; it is no picture to
+ * highlight (the reader offers that only for pictures from a site).
+ */
+function sizedPlaceholder(alt: string, { width, height }: Size): string {
+  const blank = `data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 ${width} ${height}'%3E%3C/svg%3E`;
+  return tag('img', [
+    ['class', 'reader-image-missing'],
+    ['data-state', 'pending'],
+    ['src', blank],
+    ['alt', alt],
+    ['aria-label', alt.trim() ? alt : undefined],
+    ['width', width],
+    ['height', height],
+  ]);
+}
+
 function readerImage(attributes: readonly Attribute[], outcome: (source: string) => ImageOutcome): string {
   const alt = attribute(attributes, 'alt') ?? '';
   const title = attribute(attributes, 'title');
@@ -132,8 +166,11 @@ function readerImage(attributes: readonly Attribute[], outcome: (source: string)
     ]);
   const source = imageSource(attributes);
   const shown = source ? outcome(source) : 'refused';
-  if (shown === undefined || shown === 'refused')
-    return placeholder(alt, shown === 'refused' ? 'refused' : 'pending');
+  if (shown === 'refused') return placeholder(alt, 'refused');
+  if (shown === undefined) {
+    const declared = declaredSize(attributes);
+    return declared ? sizedPlaceholder(alt, declared) : placeholder(alt, 'pending');
+  }
   return tag('img', [
     ['src', shown.src],
     ['alt', alt],
