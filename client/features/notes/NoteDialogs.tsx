@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { AlertDialog, Dialog } from 'radix-ui';
+import { AlertDialog } from 'radix-ui';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STORAGE_KEYS } from '../../../src/constants.ts';
 import { pushRecentTag, splitTags } from '../../../src/rules/tags.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { SmallDialog } from '../../components/SmallDialog.tsx';
 import { useTRPC } from '../../trpc.ts';
 import { useStoredString, writePref } from './local-pref.ts';
 import type { NoteActions } from './note-actions.ts';
@@ -56,36 +57,6 @@ function DeleteForeverDialog({ request, actions, onClose, onDone }: DialogProps)
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
-  );
-}
-
-function SmallDialog({
-  title,
-  testId,
-  onClose,
-  children,
-}: {
-  title: string;
-  testId: string;
-  onClose(): void;
-  children: React.ReactNode;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" data-testid={testId} aria-describedby={undefined}>
-          <div className="dialog-head">
-            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label={t('common.close')}>
-              <Icon name="close" />
-            </Dialog.Close>
-          </div>
-          {children}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }
 

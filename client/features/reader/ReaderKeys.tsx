@@ -113,7 +113,7 @@ export function ReaderKeys({
           <Icon name="leaveFocus" />
         </button>
       )}
-      <ShortcutSheet open={shortcuts} onOpenChange={readerView.setShortcuts} />
+      {shortcuts && <ShortcutSheet onClose={() => readerView.setShortcuts(false)} />}
     </>
   );
 }

@@ -1,5 +1,5 @@
-import { Dialog } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
+import { SmallDialog } from '../../components/SmallDialog.tsx';
 
 /** Every key the reader answers to, in the order a reader meets them. */
 const SHORTCUTS = [
@@ -14,40 +14,30 @@ const SHORTCUTS = [
 ] as const;
 
 /** The reader's keyboard shortcuts, opened with `?` or from the "More" menu; Esc closes it. */
-export function ShortcutSheet({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function ShortcutSheet({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog shortcut-sheet"
-          data-testid="shortcut-sheet"
-          aria-describedby={undefined}
-        >
-          <div className="shortcut-sheet-head">
-            <Dialog.Title className="dialog-title">{t('readerTools.shortcutsTitle')}</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label={t('common.close')}>
-              <span aria-hidden="true">×</span>
-            </Dialog.Close>
+    <SmallDialog
+      title={t('readerTools.shortcutsTitle')}
+      testId="shortcut-sheet"
+      className="shortcut-sheet"
+      onClose={onClose}
+    >
+      <dl className="shortcut-list">
+        {SHORTCUTS.map(({ keys, labelKey }) => (
+          <div key={labelKey} className="shortcut-row" data-testid="shortcut-row">
+            <dt>
+              {keys.map((key, i) => (
+                <span key={key}>
+                  {i > 0 && '–'}
+                  <kbd>{key}</kbd>
+                </span>
+              ))}
+            </dt>
+            <dd>{t(labelKey)}</dd>
           </div>
-          <dl className="shortcut-list">
-            {SHORTCUTS.map(({ keys, labelKey }) => (
-              <div key={labelKey} className="shortcut-row" data-testid="shortcut-row">
-                <dt>
-                  {keys.map((key, i) => (
-                    <span key={key}>
-                      {i > 0 && '–'}
-                      <kbd>{key}</kbd>
-                    </span>
-                  ))}
-                </dt>
-                <dd>{t(labelKey)}</dd>
-              </div>
-            ))}
-          </dl>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        ))}
+      </dl>
+    </SmallDialog>
   );
 }

@@ -10,6 +10,7 @@ import {
   READER_WIDTH,
 } from '../../../src/rules/reader-typography.ts';
 import { useReaderTypography } from './reader-typography.ts';
+import '../../styles/switch.css';
 
 /** A value with a button either side, each a step towards its bound (and off at it). */
 function Stepper({
@@ -154,7 +155,7 @@ export function TypographyPanel({ lang }: { lang: string | null | undefined }) {
               type="checkbox"
               role="switch"
               aria-checked={value.justify}
-              className="typography-switch"
+              className="switch"
               checked={value.justify}
               data-testid="typography-justify"
               onChange={(event) => change({ readerJustify: event.target.checked })}

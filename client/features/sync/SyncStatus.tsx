@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { RelativeTime } from './RelativeTime.tsx';
 import { storedErrorMessage } from './sync-errors.ts';
 import { useIntegrationUpdate, useRunOnce, useSetEnabled } from './use-integration.ts';
+import '../../styles/switch.css';
 
 /** On or off: a checkbox that looks and reads as a switch. */
 function EnabledSwitch({ integration }: { integration: IntegrationView }) {

@@ -11,6 +11,7 @@ import { RelativeTime } from '../sync/RelativeTime.tsx';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { NewSecret } from './NewSecret.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
+import '../../styles/switch.css';
 
 function useWebhookMutations() {
   const trpc = useTRPC();
