@@ -8,6 +8,11 @@ const TRACKING_PARAMS =
 
 export const NOTE_URL_MAX = 4096;
 
+/** An absolute http(s) URL written out (`https://…`) that the URL parser accepts: a host, in range, of valid characters. */
+export function isWebUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text) && URL.canParse(text);
+}
+
 export function normalizeNoteUrl(input: string): string | null {
   let url: URL;
   try {

@@ -7,7 +7,7 @@ import {
   type UploadHeader,
 } from '../rules/extension.ts';
 import { zStoredId } from '../rules/id.ts';
-import { NOTE_URL_MAX } from '../rules/note-url.ts';
+import { isWebUrl, NOTE_URL_MAX } from '../rules/note-url.ts';
 import { zText } from '../rules/text.ts';
 import { zApiHighlight } from './openapi.ts';
 
@@ -67,7 +67,7 @@ export const zWebPageUrl = zText()
   .trim()
   .min(1, 'errors.cannotBeEmpty')
   .max(NOTE_URL_MAX, 'errors.urlInvalid')
-  .refine((url) => /^https?:\/\//i.test(url), 'errors.urlInvalid');
+  .refine(isWebUrl, 'errors.urlInvalid');
 
 export const zExtensionPageQuery = z.object({ url: zWebPageUrl });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ColourSlot, CoreType, HighlightSort, HighlightStyle } from '../enums.ts';
 import { zHighlightId } from '../rules/id.ts';
+import { isWebUrl, NOTE_URL_MAX } from '../rules/note-url.ts';
 import { zText } from '../rules/text.ts';
 import { zNoteId } from './notes.ts';
 import { zTag, zTags } from './tags.ts';
@@ -29,9 +30,7 @@ export const zSelectors = z.object({
 
 export type Selectors = z.infer<typeof zSelectors>;
 
-const zHttpUrl = zText()
-  .max(4096)
-  .refine((u) => /^https?:\/\//i.test(u), 'errors.urlInvalid');
+const zHttpUrl = zText().max(NOTE_URL_MAX, 'errors.tooLong').refine(isWebUrl, 'errors.urlInvalid');
 
 /** Markdown with $…$ / $$…$$ math; the server refuses formulas KaTeX cannot typeset. */
 export const zAnnotation = zText().max(ANNOTATION_MAX, 'errors.tooLong');

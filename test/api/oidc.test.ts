@@ -7,6 +7,7 @@ import { callerFor } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { startTestIssuer, type TestAccount, TestBrowser, type TestIssuer } from '../helpers/oidc-provider.ts';
+import { queryValue, URL_CASES } from '../security/malformed-urls.ts';
 
 let issuer: TestIssuer;
 let deps: TestDeps;
@@ -102,6 +103,16 @@ describe('sign-in with the OpenID Connect issuer', () => {
     expect((await signIn(alice, `?next=${encodeURIComponent('https://evil.test/')}`)).location).toBe('/');
     expect((await signIn(alice, `?next=${encodeURIComponent('/\\evil.test/')}`)).location).toBe('/');
     expect((await signIn(alice, `?next=${encodeURIComponent('/a?b=1#c')}`)).location).toBe('/a?b=1#c');
+  });
+
+  test('next over the malformed-URL table, as sent and as a path: the browser stays on this app', async () => {
+    for (const { label, url } of URL_CASES) {
+      for (const next of [url, `/${url}`]) {
+        const { location } = await signIn(alice, `?next=${queryValue(next)}`);
+        expect(location, label).toMatch(/^\/(?![/\\])/);
+        expect(new URL(location ?? '', app.url).origin, label).toBe(app.url);
+      }
+    }
   });
 
   test('a verified email that already has an account signs in to that account', async () => {

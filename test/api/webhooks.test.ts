@@ -61,6 +61,10 @@ describe('endpoints', () => {
       ['http://hooks.example.com/margin', 'errors.webhookUrlNotHttps'],
       ['http://127.0.0.1:8090/hook', 'errors.webhookUrlNotHttps'],
       ['ftp://hooks.example.com/margin', 'errors.webhookUrlNotHttps'],
+      // Schemes whose URL has no host: refused for the scheme, before any host is looked at.
+      ['javascript:alert(1)', 'errors.webhookUrlNotHttps'],
+      ['file:///etc/passwd', 'errors.webhookUrlNotHttps'],
+      ['data:text/html,x', 'errors.webhookUrlNotHttps'],
       ['not a url', 'errors.webhookUrlInvalid'],
       ['https://user:pass@hooks.example.com/', 'errors.webhookUrlInvalid'],
       ['https://hooks.example.com:25/hook', 'errors.webhookUrlInvalid'],

@@ -64,11 +64,13 @@ function checkedUrl(text: string, allowedTargets: readonly string[]): string {
   } catch {
     throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
   }
-  if (url.username || url.password) throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
-  const { allowed, blockedPort } = staticTargetCheck(url, allowedTargets);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowed)) {
+  // The scheme first: an address of another scheme (javascript:, file:) may have no host to check.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new AppError('BAD_REQUEST', 'errors.webhookUrlNotHttps');
   }
+  if (url.username || url.password) throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
+  const { allowed, blockedPort } = staticTargetCheck(url, allowedTargets);
+  if (url.protocol === 'http:' && !allowed) throw new AppError('BAD_REQUEST', 'errors.webhookUrlNotHttps');
   if (blockedPort) throw new AppError('BAD_REQUEST', 'errors.webhookUrlInvalid');
   const literal = literalAddress(url.hostname);
   const local = url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
