@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError } from 'bullmq';
+import type { ComputePool } from '../server/domain/compute/compute-pool.ts';
 import { type PushDeps, queuePush } from '../server/domain/sync/push/push.service.ts';
 import { PushRefusedError, PushRetryLaterError, pushEnv } from '../server/domain/sync/push/push-http.ts';
 import { failPush, runPush } from '../server/domain/sync/push/run-push.ts';
@@ -12,13 +13,13 @@ import { jobProcessor } from './job-processor.ts';
  * using an attempt; refused credentials unbind the integration and end the job; any other failure
  * is retried with backoff, and the last one is shown on the settings page, never silently.
  */
-export function pushProcessor(em: () => EntityManager, deps: PushDeps) {
+export function pushProcessor(em: () => EntityManager, deps: PushDeps & { compute: ComputePool }) {
   const env = pushEnv(deps.config);
   const baseUrl = deps.config.publicUrl ?? '';
   return jobProcessor(QUEUES.push, {
     push: async (push, job) => {
       try {
-        const result = await runPush(em(), push, env, baseUrl, deps.config);
+        const result = await runPush(em(), push, env, baseUrl, deps.config, deps.compute);
         // Queued while this one runs, the next push starts when it ends (after the debounce).
         if (result.status === 'done' && result.waiting) await queuePush(deps, push.userId, push.app, true);
         return result;

@@ -151,6 +151,8 @@ const zEnv = z.object({
   CLIP_CONCURRENCY: zOptionalCount(256),
   /** Worker threads that extract (and sanitise) clipped pages. Default: from the core count. */
   EXTRACT_POOL_SIZE: zOptionalCount(64),
+  /** Worker threads that render templates and convert articles to Markdown. Default: from the core count. */
+  COMPUTE_POOL_SIZE: zOptionalCount(64),
   /** Where flomo's incoming webhooks live: a connected webhook URL must start with it. */
   FLOMO_API_ORIGIN: z.url().default('https://flomoapp.com'),
   /** WorkFlowy's API origin (`/api/v1/nodes` under it). */
@@ -200,6 +202,7 @@ export interface AppConfig {
   extractTimeoutMs: number;
   clipConcurrency: number;
   extractPoolSize: number;
+  computePoolSize: number;
   /** Origins without a trailing slash. */
   flomoApiOrigin: string;
   workflowyApiOrigin: string;
@@ -397,6 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     extractTimeoutMs: e.EXTRACT_TIMEOUT_MS,
     clipConcurrency: e.CLIP_CONCURRENCY ?? defaultClipConcurrency(extractPoolSize),
     extractPoolSize,
+    computePoolSize: e.COMPUTE_POOL_SIZE ?? defaultExtractPoolSize(availableParallelism()),
     flomoApiOrigin: new URL(e.FLOMO_API_ORIGIN).origin,
     workflowyApiOrigin: new URL(e.WORKFLOWY_API_ORIGIN).origin,
     pushDebounceMs: e.PUSH_DEBOUNCE_MS,

@@ -5,6 +5,7 @@ import type { AppConfig } from './config.ts';
 import { resolveDatabase } from './db/connect.ts';
 import { createOrm, migrate, type Orm } from './db/orm.ts';
 import type { CodeDeps } from './domain/auth/codes.service.ts';
+import { ComputePool } from './domain/compute/compute-pool.ts';
 import type { UploadDeps } from './domain/uploads/uploads.service.ts';
 import { log, setLogLevel } from './log.ts';
 import { closeQueues, createQueues, createRedis, type Queues } from './queue.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   redis: Redis;
   queues: Queues;
   storage: FileStorage;
+  /** Worker threads for CPU-heavy work a user's input controls (templates, Markdown). */
+  compute: ComputePool;
 }
 
 export interface Booted extends AppDeps {
@@ -33,19 +36,26 @@ export async function boot(config: AppConfig): Promise<Booted> {
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => log.warn('redis', { error: err.message }));
   const queues = createQueues(redis, config.redisPrefix);
+  const compute = createComputePool(config, redis);
   return {
     config,
     orm,
     redis,
     queues,
     storage: createStorage(config),
+    compute,
     async shutdown() {
+      await compute.close();
       await closeQueues(queues);
       redis.disconnect();
       await orm.close();
       await database.stop();
     },
   };
+}
+
+export function createComputePool(config: AppConfig, redis: Redis): ComputePool {
+  return new ComputePool({ size: config.computePoolSize, redis, redisPrefix: config.redisPrefix });
 }
 
 /** What mailing codes and the abuse limits need from the dependencies. */

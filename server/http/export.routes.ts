@@ -32,7 +32,14 @@ export function exportRoutes(deps: AppDeps): Router {
       // Both awaited together: a reader who leaves rejects the pipeline while the export still runs.
       await Promise.all([
         pipeline(zip.outputStream, res),
-        writeMarkdownExport(deps.orm.em.fork(), user, publicOrigin(deps.config, req), zip, left.signal),
+        writeMarkdownExport(
+          deps.orm.em.fork(),
+          user,
+          publicOrigin(deps.config, req),
+          zip,
+          deps.compute,
+          left.signal,
+        ),
       ]);
     } catch (error) {
       if (left.signal.aborted) return;

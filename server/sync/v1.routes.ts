@@ -13,7 +13,7 @@ import {
   zSyncTokenRequest,
 } from '../../src/schemas/sync.ts';
 import type { AppDeps } from '../deps.ts';
-import { renderNote } from '../domain/sync/templates/render.ts';
+import { renderNotes } from '../domain/sync/templates/render.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import {
   ackPull,
@@ -49,14 +49,20 @@ function clientIdOf(body: unknown): string | null {
   return zSyncClientId.safeParse((body as { clientId?: unknown } | undefined)?.clientId).data ?? null;
 }
 
-async function syncedNote(
+/** The records rendered with the integration's templates, on one request's budget. */
+async function syncedNotes(
+  deps: AppDeps,
   caller: SyncCaller,
   settings: IntegrationSettings,
-  record: ExportRecord,
-): Promise<SyncedNote> {
+  records: ExportRecord[],
+): Promise<SyncedNote[]> {
   const context = { timeZone: caller.user.timeZone, tagStyle: settings.tagStyle };
-  const { fileName, markdown } = await renderNote(caller.app, settings.templates, record, context);
-  return { id: record.id, fileName, markdown, updatedAt: record.updatedAt, record };
+  const budget = deps.compute.budget(caller.user.id, 'request');
+  const rendered = await renderNotes(budget, caller.app, settings.templates, records, context);
+  return records.map((record, i) => {
+    const { fileName, markdown } = rendered[i]!;
+    return { id: record.id, fileName, markdown, updatedAt: record.updatedAt, record };
+  });
 }
 
 export function v1Routes(deps: AppDeps): Router {
@@ -103,9 +109,7 @@ export function v1Routes(deps: AppDeps): Router {
     const asked = [...new Set(input.noteIds)].filter((id) => !inBatch.has(id));
     const again = asked.length ? await pullNotes(em, caller, lease, { noteIds: asked, baseUrl }) : [];
     const found = new Set(again.map((r) => r.id));
-    const notes: SyncedNote[] = [];
-    for (const record of [...batch.records, ...again])
-      notes.push(await syncedNote(caller, lease.settings, record));
+    const notes = await syncedNotes(deps, caller, lease.settings, [...batch.records, ...again]);
     const body: SyncDownloadResponse = {
       notes,
       // A note asked for by id that is no longer exported is gone as far as the client is concerned.

@@ -85,7 +85,7 @@ export const notesRouter = router({
   export: protectedProcedure
     .input(zExportInput)
     .output(zExportResult)
-    .query(({ ctx, input }) => exportNote(ctx.em, ctx.user, input)),
+    .query(({ ctx, input }) => exportNote(ctx.em, ctx.user, input, ctx.compute)),
 
   list: protectedProcedure
     .input(zNoteListInput)

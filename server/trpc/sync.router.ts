@@ -49,7 +49,7 @@ export const syncRouter = router({
   updateSettings: protectedProcedure
     .input(zUpdateSettingsInput)
     .output(zIntegrationView)
-    .mutation(({ ctx, input }) => updateSettings(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => updateSettings(ctx.em, ctx.user, input, ctx.compute)),
 
   setEnabled: protectedProcedure
     .input(zSetEnabledInput)
@@ -75,7 +75,7 @@ export const syncRouter = router({
     .input(zPreviewInput)
     .output(zPreviewResult)
     // A mutation, though it changes nothing: the unsaved templates it renders are too long for a URL.
-    .mutation(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req))),
+    .mutation(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req), ctx.compute)),
 
   tokens: protectedProcedure
     .output(z.array(zSyncTokenView))

@@ -34,6 +34,7 @@ import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import type { User } from '../../server/db/entities/index.ts';
 import { createOrm, migrate, type Orm } from '../../server/db/orm.ts';
+import { createComputePool } from '../../server/deps.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
 import { ExtractionPool } from '../../server/domain/clip/extract-in-worker.ts';
 import { clipUrl } from '../../server/domain/notes/clip.service.ts';
@@ -234,7 +235,14 @@ async function runOnce(
   let peakRss = process.memoryUsage().rss;
   const started = performance.now();
   const workers: RunningWorkers = await startWorkers(
-    { config, orm, redis: env.redis, queues, storage: createStorage(config) },
+    {
+      config,
+      orm,
+      redis: env.redis,
+      queues,
+      storage: createStorage(config),
+      compute: createComputePool(config, env.redis),
+    },
     { extractionPool: pool },
   );
   const settledCount = async () => {

@@ -5,7 +5,9 @@
 // Budget (issue 16): 10,000 notes stream in ≤ 30 s with flat memory.
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Redis } from 'ioredis';
 import { ZipFile } from 'yazl';
+import { ComputePool } from '../../server/domain/compute/compute-pool.ts';
 import { writeMarkdownExport } from '../../server/domain/sync/markdown-export.ts';
 import { openBenchUser } from './bench-db.ts';
 
@@ -15,6 +17,9 @@ const { orm, raw, user } = await openBenchUser(
 const {
   rows: [{ notes }],
 } = await raw.query('select count(*)::int notes from note where user_id = $1', [user.id]);
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const compute = new ComputePool({ size: 2, redis, redisPrefix: 'bench-markdown-export' });
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 let bytes = 0;
@@ -50,7 +55,7 @@ const sampler = setInterval(() => {
 }, 20);
 const started = performance.now();
 await Promise.all([
-  writeMarkdownExport(orm.em.fork(), user, 'http://margin.test', zip),
+  writeMarkdownExport(orm.em.fork(), user, 'http://margin.test', zip, compute),
   pipeline(zip.outputStream, sink),
 ]);
 const seconds = (performance.now() - started) / 1000;
@@ -59,5 +64,7 @@ clearInterval(sampler);
 console.log(`notes ${notes}, files ${files}, zip ${mb(bytes)}, ${seconds.toFixed(1)} s`);
 console.log(`heap: ${mb(base.heapUsed)} → peak ${mb(peakHeap)} (+${mb(peakHeap - base.heapUsed)})`);
 console.log(`rss:  ${mb(base.rss)} → peak ${mb(peakRss)} (+${mb(peakRss - base.rss)})`);
+await compute.close();
+redis.disconnect();
 await raw.end();
 await orm.close();

@@ -30,6 +30,7 @@ import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { Note, NoteContent } from '../../server/db/entities/index.ts';
 import { createOrm, migrate } from '../../server/db/orm.ts';
+import { createComputePool } from '../../server/deps.ts';
 import { newUser } from '../../server/domain/auth/auth.service.ts';
 import { createSession } from '../../server/domain/auth/session.service.ts';
 import { createHighlight } from '../../server/domain/highlights/highlights.service.ts';
@@ -76,6 +77,7 @@ const orm = await createOrm(url);
 await migrate(orm);
 const redis = createRedis(config.redisUrl, 'producer');
 const queues = createQueues(redis, config.redisPrefix);
+const compute = createComputePool(config, redis);
 
 // A long article: paragraphs of mixed-language sentences, with their plain text as the server
 // stores it (paragraphs separated by a blank line).
@@ -114,7 +116,7 @@ for (let i = 0; i < HIGHLIGHTS; i++) {
   });
 }
 const { token } = await createSession(orm.em.fork(), user, { ip: null, userAgent: 'bench' });
-const server = createApp({ config, orm, redis, queues, storage: createStorage(config) }).listen(
+const server = createApp({ config, orm, redis, queues, storage: createStorage(config), compute }).listen(
   0,
   '127.0.0.1',
 );
@@ -355,6 +357,7 @@ await browser.close();
 server.close();
 await closeQueues(queues);
 redis.disconnect();
+await compute.close();
 await orm.close();
 await admin.query(`drop database ${name} with (force)`);
 await admin.end();

@@ -14,6 +14,7 @@ import { createApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { User } from '../../server/db/entities/index.ts';
 import { createOrm, migrate } from '../../server/db/orm.ts';
+import { createComputePool } from '../../server/deps.ts';
 import { createSyncToken } from '../../server/domain/sync/tokens.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { createStorage } from '../../server/storage/index.ts';
@@ -69,10 +70,15 @@ const orm = await createOrm(BENCH_URL);
 await migrate(orm);
 const redis = createRedis(config.redisUrl, 'producer');
 const queues = createQueues(redis, config.redisPrefix);
-const server: Server = createApp({ config, orm, redis, queues, storage: createStorage(config) }).listen(
-  0,
-  '127.0.0.1',
-);
+const compute = createComputePool(config, redis);
+const server: Server = createApp({
+  config,
+  orm,
+  redis,
+  queues,
+  storage: createStorage(config),
+  compute,
+}).listen(0, '127.0.0.1');
 await new Promise<void>((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/sync/v1`;
 
@@ -167,5 +173,6 @@ server.closeAllConnections();
 server.close();
 await closeQueues(queues);
 await redis.quit();
+await compute.close();
 await orm.close();
 if (download.p95 > BUDGET_MS) process.exitCode = 1;

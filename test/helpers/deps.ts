@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setClock } from '../../server/clock.ts';
 import { type AppConfig, loadConfig } from '../../server/config.ts';
 import { createOrm } from '../../server/db/orm.ts';
-import type { AppDeps } from '../../server/deps.ts';
+import { type AppDeps, createComputePool } from '../../server/deps.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { createStorage } from '../../server/storage/index.ts';
@@ -45,14 +45,17 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
   const orm = await createOrm(database.url, { pool: { min: 0, max: 4 } });
   const redis = createRedis(config.redisUrl, 'producer');
   const queues = createQueues(redis, config.redisPrefix);
+  const compute = createComputePool(config, redis);
   return {
     config,
     orm,
     redis,
     queues,
     storage: createStorage(config),
+    compute,
     database,
     async close() {
+      await compute.close();
       await closeQueues(queues);
       const keys = await redis.keys(`${config.redisPrefix}:*`);
       if (keys.length) await redis.del(...keys);

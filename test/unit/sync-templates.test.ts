@@ -11,7 +11,7 @@ import {
   renderNote,
   SAMPLE_RECORDS,
   workflowyNode,
-} from '../../server/domain/sync/templates/render.ts';
+} from '../../server/domain/sync/templates/render-engine.ts';
 import { Flow } from '../../src/enums.ts';
 import { AppError } from '../../src/errors.ts';
 import {

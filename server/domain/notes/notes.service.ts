@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import TurndownService from 'turndown';
 import { NoteKind } from '../../../src/enums.ts';
 import { AppError } from '../../../src/errors.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
+import type { ComputePool } from '../compute/compute-pool.ts';
 
 /** One of the user's web notes, without its content (a daily note is read through the daily service). */
 export async function ownNote(em: EntityManager, user: User, id: string): Promise<Note> {
@@ -17,12 +17,6 @@ export async function getNote(em: EntityManager, user: User, id: string) {
   const content = await em.findOne(NoteContent, { note: note.id });
   return { note, content };
 }
-
-const turndown = new TurndownService({
-  headingStyle: 'atx',
-  codeBlockStyle: 'fenced',
-  bulletListMarker: '-',
-});
 
 function safeFilename(title: string, extension: string): string {
   const printable = [...title].filter((c) => c >= ' ').join('');
@@ -47,13 +41,19 @@ export function exportFile(format: ExportFormat, title: string, content: string)
 }
 
 /** A note as plain text or as a Markdown article, with its source link. */
-export async function exportNote(em: EntityManager, user: User, input: { id: string; format: ExportFormat }) {
+export async function exportNote(
+  em: EntityManager,
+  user: User,
+  input: { id: string; format: ExportFormat },
+  compute: ComputePool,
+) {
   const { note, content } = await getNote(em, user, input.id);
   if (input.format === 'text') {
     return exportFile('text', note.title, `${note.title}\n${note.url}\n\n${content?.text ?? ''}\n`);
   }
   const byline = [note.author, note.siteName].filter(Boolean).join(' · ');
-  const body = content?.contentHtml ? turndown.turndown(content.contentHtml) : '';
+  const html = content?.contentHtml;
+  const body = html ? await compute.budget(user.id, 'request').run({ name: 'htmlToMarkdown', html }) : '';
   return exportFile(
     'markdown',
     note.title,

@@ -12,6 +12,7 @@ import {
 } from '../../../src/schemas/sync.ts';
 import { clock } from '../../clock.ts';
 import { Integration, SyncToken, type User } from '../../db/entities/index.ts';
+import type { ComputePool } from '../compute/compute-pool.ts';
 import { ownFolder } from '../folders/folders.service.ts';
 import { checkTemplates, DEFAULT_TEMPLATES } from './templates/render.ts';
 
@@ -98,6 +99,7 @@ export async function updateSettings(
   em: EntityManager,
   user: User,
   input: { app: IntegrationApp; settings: IntegrationSettingsPatch },
+  compute: ComputePool,
 ): Promise<IntegrationView> {
   const integration = await integrationOf(em, user, input.app);
   const current = settingsOf(integration);
@@ -112,7 +114,7 @@ export async function updateSettings(
   }
   const folderId = next.filter.folderId;
   if (folderId && folderId !== current.filter.folderId) await ownFolder(em, user, folderId);
-  await checkTemplates(input.app, next.templates);
+  await checkTemplates(compute.budget(user.id, 'request'), input.app, next.templates);
   if (!isPushApp(input.app) && JSON.stringify(next) !== JSON.stringify(current)) startOver(integration);
   integration.settings = next;
   await em.flush();

@@ -4,9 +4,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZipFile } from 'yazl';
 import { IntegrationApp } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
+import type { ComputePool } from '../compute/compute-pool.ts';
 import { everyRecord } from './changes.ts';
 import { exportingEverything, savedSettings } from './integrations.service.ts';
-import { renderNote } from './templates/render.ts';
+import { renderNotes } from './templates/render.ts';
 
 /** Files added but not yet taken by the zip writer before the export waits for it (keeps memory flat). */
 const BACKLOG_MAX = 200;
@@ -22,21 +23,26 @@ export async function writeMarkdownExport(
   user: User,
   baseUrl: string,
   zip: ZipFile,
+  compute: ComputePool,
   signal?: AbortSignal,
 ): Promise<void> {
   // Everything: the Obsidian integration's filter and exclude ranges are about what it syncs.
   const everything = exportingEverything(await savedSettings(em, user, IntegrationApp.obsidian));
   const context = { timeZone: user.timeZone, tagStyle: everything.tagStyle };
+  // One budget for the whole export, spent page by page: other users' tasks take turns between pages.
+  const budget = compute.budget(user.id, 'export');
   const taken = new EventEmitter();
   let backlog = 0;
   for await (const records of everyRecord(em, user, everything, baseUrl)) {
-    for (const record of records) {
-      const { fileName, markdown } = await renderNote(
-        IntegrationApp.obsidian,
-        everything.templates,
-        record,
-        context,
-      );
+    const rendered = await renderNotes(
+      budget,
+      IntegrationApp.obsidian,
+      everything.templates,
+      records,
+      context,
+    );
+    for (const [i, record] of records.entries()) {
+      const { fileName, markdown } = rendered[i]!;
       const folder = record.kind === 'daily' ? 'Daily notes' : 'Notes';
       // The writer keeps every entry (for the zip's directory) with the function that gave its
       // content, so the content is let go once taken: a buffer added whole would stay to the end.

@@ -2,9 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import { APP_TEMPLATES, type IntegrationApp, type Templates } from '../../../src/schemas/sync.ts';
 import type { User } from '../../db/entities/index.ts';
+import type { ComputePool } from '../compute/compute-pool.ts';
 import { exportRecords } from './export-records.ts';
 import { exportingEverything, savedSettings } from './integrations.service.ts';
-import { checkTemplates, renderHighlight, renderNote, SAMPLE_RECORDS } from './templates/render.ts';
+import { checkTemplates, renderHighlights, renderNote, SAMPLE_RECORDS } from './templates/render.ts';
 
 /** The note a preview shows when none is named: the user's latest with highlights, else the latest. */
 async function latestNoteId(em: EntityManager, user: User): Promise<string | null> {
@@ -26,10 +27,12 @@ export async function previewNote(
   user: User,
   input: { app: IntegrationApp; templates?: Templates; noteId?: string },
   baseUrl: string,
+  compute: ComputePool,
 ) {
   const settings = await savedSettings(em, user, input.app);
   const templates = input.templates ?? settings.templates;
-  await checkTemplates(input.app, templates);
+  const budget = compute.budget(user.id, 'request');
+  await checkTemplates(budget, input.app, templates);
   const noteId = input.noteId ?? (await latestNoteId(em, user));
   // The preview shows any note the user names, whatever the integration's filter.
   const [own] = noteId ? await exportRecords(em, user, exportingEverything(settings), [noteId], baseUrl) : [];
@@ -39,12 +42,10 @@ export async function previewNote(
   const context = { timeZone: user.timeZone, tagStyle: settings.tagStyle };
   const shown = { noteId: own?.id ?? null, noteTitle: record.title };
   if (APP_TEMPLATES[input.app].includes('note')) {
-    const { fileName, markdown } = await renderNote(input.app, templates, record, context);
+    const { fileName, markdown } = await renderNote(budget, input.app, templates, record, context);
     return { ...shown, fileName, markdown };
   }
   // flomo and WorkFlowy receive highlights one by one: each as it would be sent.
-  const texts = await Promise.all(
-    record.highlights.map((h) => renderHighlight(input.app, templates, record, h, context)),
-  );
+  const texts = await renderHighlights(budget, input.app, templates, record, context);
   return { ...shown, fileName: '', markdown: texts.join('\n\n---\n\n') };
 }

@@ -152,14 +152,14 @@ export const noteOperations = [
     params: zNoteIdParams,
     query: zApiExportQuery,
     response: zApiExport,
-    handle: async ({ em, user, params, query }) => {
+    handle: async ({ em, user, params, query, deps }) => {
       if (query.format === 'highlights')
         return exportHighlights(em, user, { noteId: params.id, format: 'markdown' });
       if (query.format === 'article') {
         const { note, content } = await getNote(em, user, params.id);
         return { filename: `${note.id}.html`, mimeType: 'text/html', content: content?.contentHtml ?? '' };
       }
-      return exportNote(em, user, { id: params.id, format: query.format });
+      return exportNote(em, user, { id: params.id, format: query.format }, deps.compute);
     },
   }),
 ];

@@ -77,7 +77,14 @@ function openFlomo(credentials: SavedFlomo, scope: PushScope): PushTarget {
           await scope.records.put(key, { remoteId: null, hash });
           continue;
         }
-        const content = await renderHighlight('flomo', scope.templates, record, highlight, scope.render);
+        const content = await renderHighlight(
+          scope.budget,
+          'flomo',
+          scope.templates,
+          record,
+          highlight,
+          scope.render,
+        );
         await pace();
         await postMemo(credentials.webhookUrl, content, scope.env);
         await scope.records.put(key, { remoteId: null, hash });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ExportRecord, Templates } from '../../../../src/schemas/sync.ts';
+import type { ComputeBudget } from '../../compute/compute-pool.ts';
 import type { RenderContext } from '../templates/render.ts';
 import type { PushEnv } from './push-http.ts';
 import type { PushRecords } from './push-records.ts';
@@ -9,6 +10,8 @@ export interface PushScope {
   records: PushRecords;
   templates: Templates;
   render: RenderContext;
+  /** What the run's template rendering spends. */
+  budget: ComputeBudget;
   /** The integration's folder setting (SiYuan: the document path under the notebook). */
   folder: string;
   env: PushEnv;

@@ -3,6 +3,7 @@ import type { PushJob } from '../../../../src/jobs.ts';
 import { needsPushFeature } from '../../../../src/schemas/membership.ts';
 import { clock } from '../../../clock.ts';
 import { Integration, User } from '../../../db/entities/index.ts';
+import type { ComputePool } from '../../compute/compute-pool.ts';
 import { featureRefusal, type MembershipSettings } from '../../membership/gate.ts';
 import { changesWaiting, exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
@@ -67,6 +68,7 @@ export async function runPush(
   env: PushEnv,
   baseUrl: string,
   membership: MembershipSettings,
+  compute: ComputePool,
 ): Promise<PushRunResult> {
   const integration = await em.findOne(Integration, { user: job.userId, app: job.app });
   if (!integration?.bound || !integration.enabled || !integration.credentials)
@@ -89,6 +91,7 @@ export async function runPush(
     records: new PushRecords(em, job.userId, job.app, destination),
     templates: settings.templates,
     render: { timeZone: user.timeZone, tagStyle: settings.tagStyle },
+    budget: compute.budget(user.id, 'push'),
     folder: settings.folder,
     env,
   });

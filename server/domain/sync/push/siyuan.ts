@@ -146,7 +146,13 @@ function openSiyuan(credentials: SavedSiyuan, scope: PushScope): PushTarget {
   return {
     async pushNote(record) {
       const key = itemKeys.note(record.id);
-      const { title, markdown } = await renderNote('siyuan', scope.templates, record, scope.render);
+      const { title, markdown } = await renderNote(
+        scope.budget,
+        'siyuan',
+        scope.templates,
+        record,
+        scope.render,
+      );
       const path = documentPath(scope.folder, title, record.id);
       const hash = sha256(JSON.stringify([path, markdown]));
       const before = await records.get(key);

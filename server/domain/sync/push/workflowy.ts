@@ -99,7 +99,7 @@ function openWorkflowy(credentials: SavedWorkflowy, scope: PushScope): PushTarge
       for (const highlight of record.highlights) {
         const key = itemKeys.highlight(record.id, highlight.id);
         const node = workflowyNode(
-          await renderHighlight('workflowy', scope.templates, record, highlight, scope.render),
+          await renderHighlight(scope.budget, 'workflowy', scope.templates, record, highlight, scope.render),
         );
         const hash = sha256(JSON.stringify([node.name, node.note]));
         const before = sent.get(key);

@@ -11,6 +11,8 @@ import { yamlList } from './yaml.ts';
 export interface RenderContext {
   timeZone: string;
   tagStyle: TagStyle;
+  /** `performance.now()` past which rendering stops (the request's budget); none: no budget. */
+  deadline?: number;
 }
 
 /** The seed protocol's names of the highlight types (its `item.type`). */

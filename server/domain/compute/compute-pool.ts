@@ -1,0 +1,179 @@
+import type { Redis } from 'ioredis';
+import { Piscina } from 'piscina';
+import { AppError } from '../../../src/errors.ts';
+import { clock } from '../../clock.ts';
+import type { ComputeOutcome, ComputeTask, ComputeValues } from './compute-tasks.ts';
+
+// Every piece of CPU-heavy work whose cost a user controls runs here, in worker threads, on a
+// budget: a request (a sync download, a preview, an export, one push run) spends at most its own
+// budget of thread time, however many notes it renders, and a user at most PER_USER_MS_PER_MINUTE
+// across every server sharing the Redis. A user's tasks run one at a time and users take turns,
+// so one user's templates never hold a thread another user is waiting for.
+
+/** Thread time one request may spend, by kind of request. */
+export const COMPUTE_BUDGET_MS = {
+  /** A sync download, a preview, a template save, a note's Markdown. */
+  request: 3_000,
+  /** The whole library as a Markdown zip. */
+  export: 60_000,
+  /** One run of a push to flomo, WorkFlowy or SiYuan. */
+  push: 30_000,
+} as const;
+export type ComputeBudgetKind = keyof typeof COMPUTE_BUDGET_MS;
+
+/** One thread's worth, per user and minute, whatever the number of servers. */
+const PER_USER_MS_PER_MINUTE = 60_000;
+/** A user's tasks waiting behind their running one; more are refused as too many. */
+const WAITING_PER_USER_MAX = 8;
+/** Past its budget, a task gets this long to stop by itself before its thread is terminated. */
+const TERMINATE_GRACE_MS = 2_000;
+const MINUTE_MS = 60_000;
+
+export interface ComputePoolOptions {
+  /** Worker threads (started when first needed). */
+  size: number;
+  redis: Redis;
+  redisPrefix: string;
+}
+
+interface Waiting {
+  run(): Promise<void>;
+}
+
+/** What a request spends: the pool's tasks charged to one user and one budget. */
+export class ComputeBudget {
+  readonly #pool: ComputePool;
+  readonly userId: number;
+  readonly limitMs: number;
+  #spentMs = 0;
+
+  constructor(pool: ComputePool, userId: number, limitMs: number) {
+    this.#pool = pool;
+    this.userId = userId;
+    this.limitMs = limitMs;
+  }
+
+  get leftMs(): number {
+    return this.limitMs - this.#spentMs;
+  }
+
+  charge(ms: number): void {
+    this.#spentMs += ms;
+  }
+
+  run<T extends ComputeTask>(task: T): Promise<ComputeValues[T['name']]> {
+    return this.#pool.run(this, task) as Promise<ComputeValues[T['name']]>;
+  }
+}
+
+/** The request's budget is spent: its templates are too slow for one request. */
+function budgetSpent(budget: ComputeBudget): AppError {
+  return new AppError('BAD_REQUEST', 'errors.renderBudgetExceeded', {
+    seconds: Math.round(budget.limitMs / 100) / 10,
+  });
+}
+
+export class ComputePool {
+  readonly #threads: Piscina<{ task: ComputeTask; budgetMs: number }, ComputeOutcome>;
+  readonly #size: number;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  /** Users with tasks waiting, in turn order; each user's own tasks in arrival order. */
+  readonly #waiting = new Map<number, Waiting[]>();
+  readonly #runningUsers = new Set<number>();
+  #closed = false;
+
+  constructor(options: ComputePoolOptions) {
+    this.#size = Math.max(1, options.size);
+    this.#redis = options.redis;
+    this.#prefix = options.redisPrefix;
+    this.#threads = new Piscina({
+      filename: new URL('./compute-tasks.ts', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: this.#size,
+      idleTimeout: 30_000,
+      // Below the event loop's priority: under load the server's own thread is served first.
+      niceIncrement: 10,
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
+    });
+  }
+
+  budget(userId: number, kind: ComputeBudgetKind): ComputeBudget {
+    return new ComputeBudget(this, userId, COMPUTE_BUDGET_MS[kind]);
+  }
+
+  async run(budget: ComputeBudget, task: ComputeTask): Promise<unknown> {
+    if (this.#closed) throw new AppError('INTERNAL');
+    if (budget.leftMs <= 0) throw budgetSpent(budget);
+    const queue = this.#waiting.get(budget.userId) ?? [];
+    if (queue.length >= WAITING_PER_USER_MAX) throw new AppError('TOO_MANY_REQUESTS', 'errors.computeBusy');
+    await this.#checkUserMinute(budget.userId);
+    const outcome = await new Promise<ComputeOutcome>((resolve, reject) => {
+      queue.push({ run: () => this.#perform(budget, task).then(resolve, reject) });
+      this.#waiting.set(budget.userId, queue);
+      this.#dispatch();
+    });
+    budget.charge(outcome.elapsedMs);
+    await this.#chargeUserMinute(budget.userId, outcome.elapsedMs);
+    if (outcome.ok) return outcome.value;
+    if (outcome.error === 'budget') throw budgetSpent(budget);
+    throw new AppError(outcome.error.code, outcome.error.messageKey, outcome.error.params);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#threads.destroy();
+  }
+
+  /** Starts the next waiting user's task while threads are free, users taking turns. */
+  #dispatch(): void {
+    for (const [userId, queue] of this.#waiting) {
+      if (this.#runningUsers.size >= this.#size) return;
+      if (this.#runningUsers.has(userId)) continue;
+      const next = queue.shift()!;
+      // Re-inserted at the end: the next free thread goes to another user first.
+      this.#waiting.delete(userId);
+      if (queue.length) this.#waiting.set(userId, queue);
+      this.#runningUsers.add(userId);
+      void next.run().finally(() => {
+        this.#runningUsers.delete(userId);
+        this.#dispatch();
+      });
+    }
+  }
+
+  async #perform(budget: ComputeBudget, task: ComputeTask): Promise<ComputeOutcome> {
+    const budgetMs = budget.leftMs;
+    const started = performance.now();
+    try {
+      return await this.#threads.run(
+        { task, budgetMs },
+        { signal: AbortSignal.timeout(Math.ceil(budgetMs + TERMINATE_GRACE_MS)) },
+      );
+    } catch (error) {
+      // Terminated past its budget (a filter that never yields), or its thread ran out of memory.
+      if ((error as Error).name === 'AbortError') {
+        return { ok: false, error: 'budget', elapsedMs: performance.now() - started };
+      }
+      throw error;
+    }
+  }
+
+  #minuteKey(userId: number): string {
+    return `${this.#prefix}:compute:${userId}:${Math.floor(clock.now().getTime() / MINUTE_MS)}`;
+  }
+
+  async #checkUserMinute(userId: number): Promise<void> {
+    const used = Number(await this.#redis.get(this.#minuteKey(userId)));
+    if (used >= PER_USER_MS_PER_MINUTE) throw new AppError('TOO_MANY_REQUESTS', 'errors.computeBusy');
+  }
+
+  async #chargeUserMinute(userId: number, ms: number): Promise<void> {
+    const key = this.#minuteKey(userId);
+    await this.#redis
+      .multi()
+      .incrby(key, Math.ceil(ms))
+      .pexpire(key, 2 * MINUTE_MS)
+      .exec();
+  }
+}
