@@ -75,9 +75,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
  */
 export function signedWith(hook: ReceivedHook, secret: string): boolean {
   const timestamp = hook.headers['margin-webhook-timestamp'];
-  const signature = String(hook.headers['margin-webhook-signature'] ?? '');
-  const expected = `v1=${createHmac('sha256', secret).update(`${timestamp}.${hook.raw}`).digest('hex')}`;
-  return (
-    signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+  const signature = Buffer.from(String(hook.headers['margin-webhook-signature'] ?? ''));
+  const expected = Buffer.from(
+    `v1=${createHmac('sha256', secret).update(`${timestamp}.${hook.raw}`).digest('hex')}`,
   );
+  return signature.length === expected.length && timingSafeEqual(signature, expected);
 }
