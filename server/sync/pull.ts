@@ -6,7 +6,7 @@ import type { Integration } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { setFlow, trashNotes } from '../domain/notes/organise.service.ts';
 import { enforceLimits, LIMITS } from '../domain/rate-limit.ts';
-import { type ExportBatch, exportBatch } from '../domain/sync/changes.ts';
+import { type ExportBatch, exportBatch, syncPositionOf } from '../domain/sync/changes.ts';
 import { exportRecords } from '../domain/sync/export-records.ts';
 import {
   acknowledgeSync,
@@ -16,7 +16,6 @@ import {
 } from '../domain/sync/integrations.service.ts';
 import { exportedNotesCondition } from '../domain/sync/note-filter.ts';
 import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
-import { decodeSyncCursor } from '../domain/sync/sync-cursor.ts';
 import { type DeviceRedemption, redeemDeviceTicket } from '../domain/sync/tokens.ts';
 import type { SyncCaller } from './sync-auth.ts';
 
@@ -103,6 +102,20 @@ export async function pullBatch(
   return batch;
 }
 
+/**
+ * Refuses a cursor that is not one the server made for the caller's integration, before the
+ * call takes the lease or anything else: a forged cursor changes nothing.
+ */
+export async function checkCursor(
+  em: EntityManager,
+  caller: SyncCaller,
+  cursor: string | null,
+): Promise<void> {
+  if (!cursor) return;
+  const integration = await integrationOf(em, caller.user, caller.app);
+  await syncPositionOf(em, { integrationId: integration.id, generation: integration.generation }, cursor);
+}
+
 /** Named notes, whatever the cursor (a client re-downloading files it failed to write). */
 export function pullNotes(
   em: EntityManager,
@@ -127,7 +140,7 @@ export async function ackPull(
 ): Promise<void> {
   const integration = await integrationOf(em, caller.user, caller.app);
   const owner = { integrationId: integration.id, generation: integration.generation };
-  const fresh = decodeSyncCursor(input.cursor, owner) !== null;
+  const fresh = (await syncPositionOf(em, owner, input.cursor)) !== null;
   const sent = Number((await deps.redis.getdel(sentKey(deps, integration.id))) ?? 0);
   await acknowledgeSync(em, caller.user, caller.app, {
     ...input,

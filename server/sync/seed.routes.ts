@@ -12,6 +12,7 @@ import { exportConfig, noteEntry } from './note-entry.ts';
 import {
   ackPull,
   archiveNote,
+  checkCursor,
   holdLease,
   type Lease,
   pollDeviceToken,
@@ -184,6 +185,7 @@ export function seedRoutes(deps: AppDeps): Router {
   sync.post('/download', async (req, res) => {
     const call = await begin(req, res);
     const input = zSeedDownload.parse(req.body);
+    await checkCursor(call.em, call.caller, input.lastCursor2);
     const lease = await holdLease(call.em, call.caller, clientOf(call));
     const baseUrl = publicOrigin(deps.config, req);
     if (input.noteIdXs.length) {

@@ -44,6 +44,7 @@ export const DEVICE_EXPIRED: SyncFailure = {
 export const NO_SUCH_CALL: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
 
 const TEMPLATE_KEYS = new Set(['errors.templateInvalid', 'errors.templateOutputTooLarge']);
+const CURSOR_INVALID_KEY = 'errors.syncCursorInvalid';
 
 function fromAppError(error: AppError): SyncFailure {
   const known = { messageKey: error.messageKey, ...(error.params && { params: error.params }) };
@@ -61,20 +62,23 @@ function fromAppError(error: AppError): SyncFailure {
     case 'PAYLOAD_TOO_LARGE':
       return { status: 413, code: 'payload_too_large', ...known };
     case 'BAD_REQUEST':
-      if (error.messageKey === 'errors.syncCursorInvalid')
-        return { status: 400, code: 'cursor_invalid', ...known };
       // The user's saved template failed on one of their notes: not the request's fault.
       if (TEMPLATE_KEYS.has(error.messageKey)) return { status: 422, code: 'template_failed', ...known };
-      return { status: 400, code: 'invalid_input', ...known };
+      return { status: 400, code: badInputCode(error.messageKey), ...known };
     default:
       return { status: 500, code: 'internal', messageKey: DEFAULT_MESSAGE_KEY.INTERNAL };
   }
 }
 
+/** A cursor refused by its schema (too long) or by its decoding has a code of its own. */
+const badInputCode = (messageKey: string): SyncErrorCode =>
+  messageKey === CURSOR_INVALID_KEY ? 'cursor_invalid' : 'invalid_input';
+
 /** Zod issue messages are message keys when they start with `errors.`. */
 function fromZodError(error: ZodError): SyncFailure {
   const key = error.issues.map((i) => i.message).find((m) => m.startsWith('errors.'));
-  return { status: 400, code: 'invalid_input', messageKey: key ?? DEFAULT_MESSAGE_KEY.BAD_REQUEST };
+  const messageKey = key ?? DEFAULT_MESSAGE_KEY.BAD_REQUEST;
+  return { status: 400, code: badInputCode(messageKey), messageKey };
 }
 
 /**

@@ -18,6 +18,7 @@ import { publicOrigin } from '../http/public-origin.ts';
 import {
   ackPull,
   archiveNote,
+  checkCursor,
   holdLease,
   pollDeviceToken,
   pullBatch,
@@ -102,6 +103,7 @@ export function v1Routes(deps: AppDeps): Router {
   router.post('/download', async (req, res) => {
     const { em, caller } = await begin(req, res);
     const input = zSyncDownloadRequest.parse(req.body);
+    await checkCursor(em, caller, input.cursor);
     const lease = await holdLease(em, caller, input.clientId);
     const baseUrl = publicOrigin(deps.config, req);
     const batch = await pullBatch(deps, em, caller, lease, { cursor: input.cursor, baseUrl });

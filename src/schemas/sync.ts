@@ -184,7 +184,14 @@ export type ExportRecord = z.infer<typeof zExportRecord>;
 // ---- Margin's own pull API: /api/sync/v1 ---------------------------------------------------
 
 export const SYNC_CURSOR_MAX = 512;
-export const zSyncCursor = zText().max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid');
+/**
+ * A sync cursor as the server writes them (digits, dots and base64url; the seed's `start`): any
+ * other text, one with NUL included, is refused as a cursor, not as text in general.
+ */
+export const zSyncCursor = z
+  .string()
+  .max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid')
+  .regex(/^[0-9A-Za-z._-]*$/, 'errors.syncCursorInvalid');
 /** A plugin's random id for itself (device flow, the one-sync-at-a-time lease). */
 export const zSyncClientId = zText()
   .max(128, 'errors.syncClientInvalid')

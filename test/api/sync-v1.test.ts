@@ -358,8 +358,6 @@ describe('/api/sync/v1', () => {
       ['/token', { clientId: 12345678 }],
       ['/init', { clientId: 'short' }],
       ['/init', { clientId, fromStart: 'yes' }],
-      ['/download', { clientId, cursor: 'x'.repeat(5000) }],
-      ['/download', { clientId, cursor: 'abc\u0000' }],
       ['/download', { clientId, cursor: null, noteIds: 'all' }],
       ['/download', { clientId, cursor: null, noteIds: [`${mine.id}\u0000`] }],
       ['/download', { clientId, cursor: null, noteIds: Array(7).fill(mine.id) }],
@@ -372,8 +370,11 @@ describe('/api/sync/v1', () => {
       const res = await call(path, body, token);
       expect([path, res.status, res.body.error?.code]).toEqual([path, 400, 'invalid_input']);
     }
-    const cursorGarbage = await call('/download', { clientId, cursor: 'abc.def' }, token).expect(400);
-    expect(cursorGarbage.body.error.code).toBe('cursor_invalid');
+    // A cursor that is not one the server made is refused as a cursor, whatever is wrong with it.
+    for (const cursor of ['abc.def', 'x'.repeat(5000), 'abc\u0000']) {
+      const res = await call('/download', { clientId, cursor }, token).expect(400);
+      expect(res.body.error.code).toBe('cursor_invalid');
+    }
     const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
     for (const raw of ['{"clientId":', deep]) {
       const res = await request(app)

@@ -3,7 +3,15 @@ import type { ExportRecord, IntegrationSettings } from '../../../src/schemas/syn
 import type { User } from '../../db/entities/index.ts';
 import { exportRecords } from './export-records.ts';
 import { exportedNotesCondition } from './note-filter.ts';
-import { type CursorOwner, decodeSyncCursor, encodeSyncCursor, type SyncPosition } from './sync-cursor.ts';
+import {
+  BEFORE_FIRST_SEQ,
+  type CursorOwner,
+  decodeSyncCursor,
+  encodeSyncCursor,
+  logPositionOf,
+  type SyncPosition,
+  syncCursorInvalid,
+} from './sync-cursor.ts';
 
 /** Notes per page of a first export; change-log rows per page after it. */
 export const EXPORT_PAGE_NOTES = 100;
@@ -49,10 +57,11 @@ export async function exportBatch(
   scope: ExportScope,
   cursor: string | null,
 ): Promise<ExportBatch> {
-  const position: SyncPosition = (cursor && decodeSyncCursor(cursor, scope)) || {
+  const xmin = await snapshotXmin(em);
+  const position: SyncPosition = (cursor && checkedPosition(cursor, scope, xmin)) || {
     mode: 'full',
     afterId: '',
-    watermark: await snapshotXmin(em),
+    watermark: xmin,
   };
   return position.mode === 'full'
     ? fullPage(em, user, scope, position)
@@ -62,6 +71,27 @@ export async function exportBatch(
 async function snapshotXmin(em: EntityManager): Promise<string> {
   const [row] = await em.execute<{ xmin: string }[]>(`select ${SNAPSHOT_XMIN}::text as xmin`);
   return row?.xmin ?? '0';
+}
+
+/**
+ * The position `cursor` names (null when stale), refused when it is ahead of the snapshot's
+ * xmin: every cursor we hand out stands at or behind the xmin of its snapshot, and the xmin of
+ * later snapshots only grows, so such a cursor was never ours (read as ours, it would skip the
+ * log up to a transaction that may never come, and be handed back unchanged).
+ */
+function checkedPosition(cursor: string, owner: CursorOwner, xmin: string): SyncPosition | null {
+  const position = decodeSyncCursor(cursor, owner);
+  if (position && logPositionOf(position) > BigInt(xmin)) throw syncCursorInvalid();
+  return position;
+}
+
+/** `checkedPosition` under a snapshot of its own: whether a client's cursor may be kept or sent back. */
+export async function syncPositionOf(
+  em: EntityManager,
+  owner: CursorOwner,
+  cursor: string,
+): Promise<SyncPosition | null> {
+  return checkedPosition(cursor, owner, await snapshotXmin(em));
 }
 
 /** The next page of a first export: the ids of the notes the integration exports after `afterId`. */
@@ -92,7 +122,7 @@ async function fullPage(
     more && last
       ? { ...position, afterId: last }
       : // Everything that committed before the walk began was in it; the log takes over from there.
-        { mode: 'changes', xid: position.watermark, seq: '-1' };
+        { mode: 'changes', xid: position.watermark, seq: BEFORE_FIRST_SEQ };
   return { records, deleted: [], cursor: encodeSyncCursor(scope, next), hasMore: true };
 }
 
@@ -148,7 +178,7 @@ async function changesPage(
       // will carry an xid of at least xmin: the cursor moves up to it (so a client sees the end
       // of a sync as a new cursor, and the next read starts later in the log).
       BigInt(xmin) > BigInt(position.xid)
-      ? { mode: 'changes', xid: xmin, seq: '-1' }
+      ? { mode: 'changes', xid: xmin, seq: BEFORE_FIRST_SEQ }
       : position;
   const noteIds = [...new Set(changes.flatMap((c) => (c.note_id ? [c.note_id] : [])))];
   const records = await exportRecords(em, user, scope.settings, noteIds, scope.baseUrl);

@@ -1,4 +1,5 @@
 import { AppError } from '../../../src/errors.ts';
+import { isValidId } from '../../../src/rules/id.ts';
 import { cursorText } from '../cursor.ts';
 
 /**
@@ -11,9 +12,20 @@ export type SyncPosition =
   | { mode: 'full'; afterId: string; watermark: string }
   | { mode: 'changes'; xid: string; seq: string };
 
-const DIGITS = /^\d{1,20}$/;
-const SEQ = /^-1$|^\d{1,20}$/;
-const ID = /^[0-9A-Za-z-]{0,64}$/;
+/** A decimal without sign or leading zeros, as `String(bigint)` writes it. */
+const CANONICAL_DECIMAL = /^(?:0|[1-9]\d{0,19})$/;
+/** PostgreSQL's xid8 is an unsigned 64-bit number; `change_seq` and the generation are signed. */
+const XID8_MAX = 2n ** 64n - 1n;
+const BIGINT_MAX = 2n ** 63n - 1n;
+const INTEGER_MAX = 2n ** 31n - 1n;
+/** Before the first change of a transaction: where a full walk hands over to the log. */
+export const BEFORE_FIRST_SEQ = '-1';
+
+/** `text` if it is a number as we write them and at most `max`, else a refusal. */
+function cursorNumber(text: string | undefined, max: bigint): string {
+  if (text === undefined || !CANONICAL_DECIMAL.test(text) || BigInt(text) > max) throw syncCursorInvalid();
+  return text;
+}
 
 export function syncCursorInvalid(): AppError {
   return new AppError('BAD_REQUEST', 'errors.syncCursorInvalid');
@@ -44,15 +56,11 @@ export function encodeSyncCursor(owner: CursorOwner, position: SyncPosition): st
  * same user) or not made by us.
  */
 export function decodeSyncCursor(cursor: string, owner: CursorOwner): SyncPosition | null {
-  const [integrationId, generation, encoded, ...extra] = cursor.split('.');
-  if (
-    extra.length ||
-    integrationId !== String(owner.integrationId) ||
-    !encoded ||
-    !DIGITS.test(generation ?? '')
-  ) {
-    throw syncCursorInvalid();
-  }
+  const [integrationId, generationText, encoded, ...extra] = cursor.split('.');
+  if (extra.length || integrationId !== String(owner.integrationId) || !encoded) throw syncCursorInvalid();
+  const generation = Number(cursorNumber(generationText, INTEGER_MAX));
+  // No export of this integration has been started over that often yet.
+  if (generation > owner.generation) throw syncCursorInvalid();
   let body: string;
   try {
     body = cursorText(encoded);
@@ -60,10 +68,18 @@ export function decodeSyncCursor(cursor: string, owner: CursorOwner): SyncPositi
     throw syncCursorInvalid();
   }
   const [mode, a, b, ...rest] = body.split('|');
-  if (rest.length || a === undefined || b === undefined) throw syncCursorInvalid();
+  if (rest.length) throw syncCursorInvalid();
   let position: SyncPosition;
-  if (mode === 'f' && ID.test(a) && DIGITS.test(b)) position = { mode: 'full', afterId: a, watermark: b };
-  else if (mode === 'c' && DIGITS.test(a) && SEQ.test(b)) position = { mode: 'changes', xid: a, seq: b };
-  else throw syncCursorInvalid();
-  return Number(generation) === owner.generation ? position : null;
+  if (mode === 'f' && isValidId(a))
+    position = { mode: 'full', afterId: a, watermark: cursorNumber(b, XID8_MAX) };
+  else if (mode === 'c') {
+    const seq = b === BEFORE_FIRST_SEQ ? b : cursorNumber(b, BIGINT_MAX);
+    position = { mode: 'changes', xid: cursorNumber(a, XID8_MAX), seq };
+  } else throw syncCursorInvalid();
+  return generation === owner.generation ? position : null;
+}
+
+/** Where in the change log a position stands: no cursor we made is ahead of the snapshot it is read in. */
+export function logPositionOf(position: SyncPosition): bigint {
+  return BigInt(position.mode === 'full' ? position.watermark : position.xid);
 }
