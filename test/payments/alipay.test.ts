@@ -10,7 +10,13 @@ import { clock } from '../../server/clock.ts';
 import { newOrderId, ORDER_OPEN_MS } from '../../server/domain/membership/orders.ts';
 import { alipayProvider } from '../../server/domain/membership/providers/alipay.ts';
 import { daysFromNow } from '../helpers/membership.ts';
-import { type FakeAlipay, type NotifyOptions, rsaKeyPair, startFakeAlipay } from './fake-alipay.ts';
+import {
+  alipayTime,
+  type FakeAlipay,
+  type NotifyOptions,
+  rsaKeyPair,
+  startFakeAlipay,
+} from './fake-alipay.ts';
 import {
   type BuyerClient,
   buyer,
@@ -55,6 +61,11 @@ const payments = paymentsThrough('alipay', () => app, membership);
 
 const SUCCESS = { status: 200, body: 'success' };
 const FAILURE = { status: 400, body: 'failure' };
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+/** A notify_time `ms` from now by the shared clock. */
+const alipayTimeIn = (ms: number) => alipayTime(new Date(clock.now().getTime() + ms));
 
 describe('checkout', () => {
   test('the order is precreated on Alipay: a QR code, the order amount in yuan, our notify URL', async () => {
@@ -121,7 +132,7 @@ describe('notifications', () => {
     await payments.expectPaid(client, order.id, expected);
   });
 
-  test('forged, for another app, or tampered after signing: refused, nothing changes', async () => {
+  test('forged, for another app, tampered after signing, or sent too long ago or ahead: refused, nothing changes', async () => {
     const { client } = await buyer(app);
     const order = await payments.orderPro(client);
     const attempts: NotifyOptions[] = [
@@ -130,6 +141,12 @@ describe('notifications', () => {
       { set: { app_id: '2021000000000001' } },
       { tamper: { total_amount: '0.01' } },
       { tamper: { sign: 'AAAA' } },
+      // Genuinely signed, but sent a year ago, longer ago than Alipay repeats one, or ahead of the clock.
+      { set: { notify_time: alipayTimeIn(-365 * DAY_MS) } },
+      { set: { notify_time: alipayTimeIn(-27 * HOUR_MS) } },
+      { set: { notify_time: alipayTimeIn(10 * MINUTE_MS) } },
+      { set: { notify_time: alipayTimeIn(365 * DAY_MS) } },
+      { set: { notify_time: 'yesterday' } },
     ];
     for (const options of attempts)
       expect(await fake.notify(order.id, 'paid', options), JSON.stringify(options)).toEqual(FAILURE);
@@ -137,9 +154,12 @@ describe('notifications', () => {
     expect(await fake.notify(order.id, 'refunded', { signWith: rsaKeyPair().privateKey })).toEqual(FAILURE);
     await payments.expectNothingGranted(client, order.id);
     expect(await payments.eventsOf(order.id)).toEqual([]);
-    // The genuine one still goes through.
+    // The genuine one still goes through, and so does Alipay's last repeat of it, 25 hours on.
     expect(await fake.notify(order.id, 'paid')).toEqual(SUCCESS);
     expect(await orderState(client, order.id)).toBe('paid');
+    expect(
+      await fake.notify(order.id, 'paid', { set: { notify_time: alipayTimeIn(-25 * HOUR_MS) } }),
+    ).toEqual(SUCCESS);
   });
 
   test('a genuine notification with another amount: taken (a retry cannot change it), nothing granted, logged for the operator', async () => {

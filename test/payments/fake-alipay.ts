@@ -80,7 +80,7 @@ function signingString(fields: Record<string, string>, without: string[]): strin
 }
 
 /** Beijing time, as Alipay writes it: "2026-03-14 17:30:00". */
-function alipayTime(at: Date): string {
+export function alipayTime(at: Date): string {
   return new Date(at.getTime() + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 }
 

@@ -70,6 +70,8 @@ async function fingerprint(orderId: string, userId: number): Promise<string> {
 }
 
 const ACCEPTED = { status: 200, body: '{"received":true}' };
+const YEAR_S = 365 * 24 * 3600;
+const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
 const REFUSED = { status: 400, body: '{"received":false}' };
 
 describe('checkout', () => {
@@ -219,7 +221,7 @@ describe('events', () => {
     await payments.expectPaid(client, order.id, expected);
   });
 
-  test('forged, tampered, unsigned or replayed late: refused, nothing changes', async () => {
+  test('forged, tampered, unsigned, replayed late or signed ahead of the clock: refused, nothing changes', async () => {
     const { user, client } = await buyer(app);
     const order = await payments.orderPro(client);
     const sessionId = sessionOf(order.id);
@@ -232,8 +234,12 @@ describe('events', () => {
           body.replace(`"amount_total": ${payments.product().amount}`, '"amount_total": 1'),
       },
       { tamper: (body: string) => body.replace('"livemode": false', '"livemode": false ') },
-      // Signed by Stripe, but ten minutes ago: a replay.
-      { timestamp: Math.floor(clock.now().getTime() / 1000) - 600 },
+      // Signed by Stripe, but ten minutes ago or a year ago: a replay.
+      { timestamp: nowSeconds() - 600 },
+      { timestamp: nowSeconds() - YEAR_S },
+      // Signed for a time ahead of the clock, by more than the tolerance.
+      { timestamp: nowSeconds() + 600 },
+      { timestamp: nowSeconds() + YEAR_S },
     ];
     for (const options of attempts) expect(await fake.send(completed, options)).toEqual(REFUSED);
     const unsigned = await fetch(`${app.server.url}/pay/notify/stripe`, {
@@ -246,9 +252,10 @@ describe('events', () => {
     expect(await fake.send(fake.refund(sessionId), { secret: 'whsec_forged' })).toEqual(REFUSED);
     expect(await fingerprint(order.id, user.id)).toBe(before);
     expect(await payments.eventsOf(order.id)).toEqual([]);
-    // The genuine one still goes through.
+    // The genuine one still goes through, and so does a copy from a clock two minutes fast.
     expect(await fake.send(completed)).toEqual(ACCEPTED);
     expect(await orderState(client, order.id)).toBe('paid');
+    expect(await fake.send(completed, { timestamp: nowSeconds() + 120 })).toEqual(ACCEPTED);
   });
 
   test('another amount or currency than the order: taken (a retry cannot change it), nothing granted, logged', async () => {

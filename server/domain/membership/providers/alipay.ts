@@ -63,6 +63,27 @@ function fen(amount: string | undefined): number {
   return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
 }
 
+/** How far ahead of Margin's clock a notification may say it was sent (the two clocks' skew). */
+const NOTIFY_AHEAD_MS = 5 * 60_000;
+/**
+ * How long ago: Alipay repeats an unanswered notification for about 25 hours (2 min, 10 min, 10
+ * min, 1 h, 2 h, 6 h, 15 h), and a repeat may keep the first one's time. A replay inside it
+ * grants nothing twice (an order moves once); one from later is refused.
+ */
+const NOTIFY_BEHIND_MS = 26 * 3_600_000;
+
+/** `notify_time` ("yyyy-MM-dd HH:mm:ss", China time) in epoch milliseconds; NaN when unreadable. */
+function notifyTimeMs(text: string | undefined): number {
+  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(text ?? '');
+  return match ? Date.parse(`${match[1]}T${match[2]}+08:00`) : Number.NaN;
+}
+
+/** Whether a notification's signed time lies within the bounds around now. */
+function sentRecently(fields: Record<string, string>, now: Date): boolean {
+  const age = now.getTime() - notifyTimeMs(fields.notify_time);
+  return age >= -NOTIFY_AHEAD_MS && age <= NOTIFY_BEHIND_MS;
+}
+
 /** What a verified trade notification says (the fields are Alipay's trade_status_sync ones). */
 function noticeOf(fields: Record<string, string>): PaymentNotice {
   const orderId = fields.out_trade_no;
@@ -130,6 +151,8 @@ export function alipayProvider(settings: AlipaySettings): PaymentProvider {
       if (!sdk.checkNotifySignV2(fields)) throw new PaymentSignatureError();
       if (fields.app_id !== settings.appId)
         throw new PaymentSignatureError('Alipay notification for another app');
+      if (!sentRecently(fields, clock.now()))
+        throw new PaymentSignatureError('Alipay notification sent too far from now');
       return noticeOf(fields);
     },
 
