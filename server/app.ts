@@ -3,11 +3,11 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import type { AppDeps } from './deps.ts';
 import { paymentProviders } from './domain/membership/providers/index.ts';
-import { checkHealth } from './health.ts';
 import { exportRoutes } from './http/export.routes.ts';
 import { extensionDownloadRoutes } from './http/extension-downloads.ts';
 import { filesRoutes } from './http/files.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
+import { operatorRoutes } from './http/operator.routes.ts';
 import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -20,7 +20,7 @@ import {
 } from './http/trpc-limits.ts';
 import { uploadRoutes } from './http/upload.routes.ts';
 import { errorFields, log } from './log.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
 import { openApiRoutes } from './openapi/index.ts';
 import { clientRouter } from './static.ts';
 import { syncRoutes } from './sync/index.ts';
@@ -41,26 +41,23 @@ const requireJsonMutations: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The request metrics of one process: the app's and the metrics listener's (METRICS_PORT) registry. */
+export function appMetrics(deps: AppDeps): Metrics {
+  return createMetrics(deps.queues);
+}
+
 /** Builds the Express app without listening: the supertest target and what main.ts serves. */
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  const metrics = createMetrics(deps.queues);
   paymentProviders(deps.config.payments);
 
   app.use(metrics.middleware);
   app.use(securityHeaders(deps.config));
   app.use(responseCompression());
 
-  app.get('/healthz', async (_req, res) => {
-    const report = await checkHealth(deps);
-    res.status(report.ok ? 200 : 503).json(report);
-  });
-
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  app.use(operatorRoutes(deps, metrics, 'app'));
 
   // Bodies capped by the calls they carry (6 MB only for clipped HTML), JSON at most 64 levels
   // deep in bodies and in a query's input, at most 20 calls a batch; errors before tRPC answer

@@ -42,6 +42,22 @@ function zOptionalCount(max: number) {
   );
 }
 
+/** A port in [1, 65535], or unset (empty counts as unset). */
+const zOptionalPort = zOptionalCount(65_535);
+
+/**
+ * METRICS_TOKEN: long enough that guessing is hopeless, printable ASCII without spaces so it
+ * travels as it is in `Authorization: Bearer …`.
+ */
+const METRICS_TOKEN_MIN = 24;
+const zMetricsToken = zOptionalText.pipe(
+  z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, { error: 'printable ASCII without spaces' })
+    .min(METRICS_TOKEN_MIN, { error: `at least ${METRICS_TOKEN_MIN} characters` })
+    .optional(),
+);
+
 /** Express's names for address ranges (proxy-addr), usable in TRUST_PROXY. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -138,6 +154,11 @@ const zEnv = z.object({
   /** Browser extensions older than this are refused with "Plugin version is too low". */
   EXTENSION_MIN_VERSION: zVersion.default(EXTENSION_VERSION),
   TRUST_PROXY: zTrustProxy,
+  /** Bearer token for /metrics and /healthz's details; unset: no token opens them. */
+  METRICS_TOKEN: zMetricsToken,
+  /** A listener of its own for /metrics and /healthz's details (on METRICS_HOST). */
+  METRICS_PORT: zOptionalPort,
+  METRICS_HOST: zOptionalText,
   /** host:port pairs the guarded fetcher may reach although they are private (tests, intranets). */
   FETCH_ALLOW_TARGETS: zList,
   /** Run BullMQ workers inside the HTTP process (the single-machine `npm start`). */
@@ -195,6 +216,7 @@ export interface AppConfig {
   storage: StorageConfig;
   extensionMinVersion: string;
   trustProxy: TrustProxy;
+  metrics: MetricsConfig;
   fetchAllowTargets: string[];
   inlineWorkers: boolean;
   logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -222,6 +244,15 @@ export interface PaymentsConfig {
     apiUrl: string | undefined;
   };
   alipay?: { appId: string; privateKeyFile: string; publicKeyFile: string; gatewayUrl: string | undefined };
+}
+
+/**
+ * Who may read /metrics and the details of /healthz: the holder of `token`, and (the token asked
+ * there too when set) whoever reaches `listener`. Neither: nobody.
+ */
+export interface MetricsConfig {
+  token: string | undefined;
+  listener: { host: string; port: number } | undefined;
 }
 
 export class ConfigError extends StartupError {}
@@ -294,6 +325,23 @@ function loadStorage(e: z.output<typeof zEnv>): StorageConfig {
   );
   if (!s3) throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE is s3');
   return s3;
+}
+
+/** The metrics listener's interface when none is given: this machine only. */
+const METRICS_HOST_DEFAULT = '127.0.0.1';
+
+function loadMetrics(e: z.output<typeof zEnv>): MetricsConfig {
+  if (e.METRICS_HOST && e.METRICS_PORT === undefined)
+    throw new ConfigError('Invalid configuration:\n  METRICS_HOST: needs METRICS_PORT');
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    throw new ConfigError('Invalid configuration:\n  METRICS_PORT: must differ from PORT');
+  return {
+    token: e.METRICS_TOKEN,
+    listener:
+      e.METRICS_PORT === undefined
+        ? undefined
+        : { host: e.METRICS_HOST ?? METRICS_HOST_DEFAULT, port: e.METRICS_PORT },
+  };
 }
 
 function loadPayments(e: z.output<typeof zEnv>): PaymentsConfig {
@@ -393,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     storage: loadStorage(e),
     extensionMinVersion: e.EXTENSION_MIN_VERSION,
     trustProxy: e.TRUST_PROXY,
+    metrics: loadMetrics(e),
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,
     inlineWorkers: e.INLINE_WORKERS === '1',
     logLevel: e.LOG_LEVEL,

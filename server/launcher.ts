@@ -2,7 +2,7 @@
 // (`jobs/`), so it alone may run them in one process (`npm start`, INLINE_WORKERS=1). Each side is
 // loaded only when it runs: a worker container never loads the HTTP app, a server without inline
 // workers never loads the processors. The import rule in biome.json exempts this file alone.
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { ensureClientBuild } from './client-build.ts';
 import { loadConfig } from './config.ts';
 import { boot } from './deps.ts';
@@ -35,14 +35,21 @@ export async function runServer(options: {
       const workers = await startWorkers(deps);
       lifecycle.add('workers', (drainUntil) => workers.close(drainUntil));
     }
-    const { createApp } = await import('./app.ts');
-    const server: Server = createApp(deps).listen(config.port, config.host);
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    const { appMetrics, createApp } = await import('./app.ts');
+    const metrics = appMetrics(deps);
+    const server = await listen(createApp(deps, metrics), config.port, config.host);
     lifecycle.add('http', (drainUntil) => closeHttp(server, drainUntil));
+    const { listener } = config.metrics;
+    if (listener) {
+      const { createMetricsApp } = await import('./http/operator.routes.ts');
+      const metricsServer = await listen(createMetricsApp(deps, metrics), listener.port, listener.host);
+      lifecycle.add('metrics http', (drainUntil) => closeHttp(metricsServer, drainUntil));
+    }
     const url =
       config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     log.info('Margin is ready', {
       url,
+      ...(listener ? { metrics: `http://${listener.host}:${listener.port}/metrics` } : {}),
       region: config.region,
       ms: Math.round(performance.now() - startedAt),
     });
@@ -56,6 +63,13 @@ export async function runServer(options: {
 export async function runRole(role: Role): Promise<void> {
   if (role === 'worker') await import('../jobs/main.ts');
   else await runServer({ withWorkers: false });
+}
+
+/** Listens on `host:port`; rejects when it cannot (the port taken, the address not ours). */
+async function listen(app: RequestListener, port: number, host: string): Promise<Server> {
+  const server = createServer(app).listen(port, host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  return server;
 }
 
 /** Stops accepting, lets requests in flight finish until `drainUntil`, then cuts what is left. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createQueues, createRedis } from '../../server/queue.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { OPERATOR_AUTHORIZATION, TEST_METRICS_TOKEN } from '../helpers/operator.ts';
 import { freePorts, serviceEnv } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -12,7 +13,7 @@ let redisProcess: ChildProcess;
 let port: number;
 
 beforeAll(async () => {
-  deps = await createTestDeps();
+  deps = await createTestDeps({ METRICS_TOKEN: TEST_METRICS_TOKEN });
   // A Redis of this test's own, so stopping it does not disturb other test files.
   [port] = (await freePorts(1)) as [number];
   redisProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
@@ -40,7 +41,7 @@ afterAll(async () => {
   await deps.close();
 });
 
-test('/healthz turns 503 when Redis stops, and 200 again when PostgreSQL and Redis answer', async () => {
+test('/healthz turns 503 when Redis stops; only the operator learns which check failed', async () => {
   const redis = createRedis(`redis://127.0.0.1:${port}`, 'producer');
   redis.on('error', () => {});
   const app = createApp({ ...deps, redis, queues: createQueues(redis, deps.config.redisPrefix) });
@@ -50,6 +51,9 @@ test('/healthz turns 503 when Redis stops, and 200 again when PostgreSQL and Red
   redisProcess.kill('SIGKILL');
   await new Promise((r) => redisProcess.once('exit', r));
   const down = await request(app).get('/healthz').expect(503);
-  expect(down.body).toEqual({ ok: false, checks: { postgres: true, redis: false } });
+  expect(down.body).toEqual({ ok: false });
+  const operator = await request(app).get('/healthz').set('Authorization', OPERATOR_AUTHORIZATION);
+  expect(operator.status).toBe(503);
+  expect(operator.body).toEqual({ ok: false, checks: { postgres: true, redis: false } });
   redis.disconnect();
 });

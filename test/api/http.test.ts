@@ -2,20 +2,23 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
+import { OPERATOR_AUTHORIZATION, TEST_METRICS_TOKEN } from '../helpers/operator.ts';
 
 let deps: TestDeps;
 let app: ReturnType<typeof createApp>;
 
 beforeAll(async () => {
-  deps = await createTestDeps({ REGION: 'chn' });
+  deps = await createTestDeps({ REGION: 'chn', METRICS_TOKEN: TEST_METRICS_TOKEN });
   app = createApp(deps);
 });
 afterAll(() => deps.close());
 
 describe('HTTP surface', () => {
-  test('/healthz reports PostgreSQL and Redis up', async () => {
-    const res = await request(app).get('/healthz').expect(200);
-    expect(res.body).toEqual({ ok: true, checks: { postgres: true, redis: true } });
+  test('/healthz says ok to anyone, and which checks passed to the operator', async () => {
+    expect((await request(app).get('/healthz').expect(200)).body).toEqual({ ok: true });
+    const operator = await request(app).get('/healthz').set('Authorization', OPERATOR_AUTHORIZATION);
+    expect(operator.status).toBe(200);
+    expect(operator.body).toEqual({ ok: true, checks: { postgres: true, redis: true } });
   });
 
   test('security headers: CSP forbids framing, no sniffing, a referrer policy, no x-powered-by', async () => {
@@ -29,7 +32,11 @@ describe('HTTP surface', () => {
   });
 
   test('responses are compressed when the client accepts it', async () => {
-    const res = await request(app).get('/metrics').set('Accept-Encoding', 'gzip').expect(200);
+    const res = await request(app)
+      .get('/metrics')
+      .set('Authorization', OPERATOR_AUTHORIZATION)
+      .set('Accept-Encoding', 'gzip')
+      .expect(200);
     expect(res.headers['content-encoding']).toBe('gzip');
   });
 
@@ -62,7 +69,7 @@ describe('HTTP surface', () => {
 
   test('/metrics exposes the latency histogram by route and queue depths', async () => {
     await request(app).get('/trpc/system.info');
-    const res = await request(app).get('/metrics').expect(200);
+    const res = await request(app).get('/metrics').set('Authorization', OPERATOR_AUTHORIZATION).expect(200);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="trpc:system.info"/);
     expect(res.text).toMatch(/queue_jobs\{queue="clip",state="waiting"\} 0/);
   });

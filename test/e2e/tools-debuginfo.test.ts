@@ -50,11 +50,11 @@ describe('the debug information page in Chromium', () => {
     // No extension has marked the page.
     expect(await fact(page, 'extension-status')).toBe('Not installed');
 
-    // The server answers /healthz: every check OK, and the round trip in milliseconds.
+    // The server answers /healthz: OK, and the round trip in milliseconds. Which check failed it
+    // tells only its operator, so the page shows no checks of its own.
     await expect.poll(() => fact(page, 'server-health'), UI_WAIT).toBe('OK');
-    expect(await fact(page, 'server-check-postgres')).toBe('OK');
-    expect(await fact(page, 'server-check-redis')).toBe('OK');
     expect(await fact(page, 'server-round-trip')).toMatch(/^\d+ ms$/);
+    expect(await page.locator('[data-testid^="debug-server-check-"]').count()).toBe(0);
 
     // The extension writes its marks after the page has loaded: the page reads them as they come.
     await page.evaluate(() => {
@@ -90,8 +90,6 @@ describe('the debug information page in Chromium', () => {
       'Store version (mktv): 25.4.301',
       '[Server]',
       'Health: OK',
-      'Database (PostgreSQL): OK',
-      'Queue (Redis): OK',
     ])
       expect(report).toContain(`${line}\n`);
     expect(report).toContain(`User agent: ${await page.evaluate(() => navigator.userAgent)}\n`);

@@ -86,6 +86,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'loopback,proxy.example' })).toThrow(/proxy\.example/);
   });
 
+  test('metrics: closed by default; a token, a listener of their own (on loopback unless told), or both', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, listener: undefined });
+    expect(loadConfig({ METRICS_TOKEN: '', METRICS_PORT: '', METRICS_HOST: '' }).metrics).toEqual({
+      token: undefined,
+      listener: undefined,
+    });
+    const token = 'k3y-for-the-prometheus-scraper';
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ token, listener: undefined });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics.listener).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(
+      loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: token }).metrics,
+    ).toEqual({
+      token,
+      listener: { host: '0.0.0.0', port: 9464 },
+    });
+  });
+
+  test('a metrics setting that cannot work fails start-up, naming it', () => {
+    for (const bad of ['short', 'twenty-four chars but spaced', 'ünïcode-ünïcode-ünïcode-ü']) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad }), bad).toThrow(/METRICS_TOKEN/);
+    }
+    for (const bad of ['0', '65536', 'http', '9464.5']) {
+      expect(() => loadConfig({ METRICS_PORT: bad }), bad).toThrow(
+        /METRICS_PORT: a whole number from 1 to 65535/,
+      );
+    }
+    expect(() => loadConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(
+      /METRICS_PORT: must differ from PORT/,
+    );
+    expect(() => loadConfig({ METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST: needs METRICS_PORT/);
+  });
+
   test('clip workload: the pool follows the core count and the concurrency the pool, unless set', () => {
     const pool = defaultExtractPoolSize(availableParallelism());
     expect(loadConfig({})).toMatchObject({
