@@ -135,7 +135,7 @@ async function saveRendered(page: CollectedPage): Promise<string> {
 }
 
 async function saveLink(url: string): Promise<string> {
-  const done = await api<{ note: { id: string } }>('POST', '/notes', { url });
+  const done = await api<{ note: { id: string } }>('POST', '/extension/notes', { url });
   return done.note.id;
 }
 

@@ -15,21 +15,44 @@ import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
 import { countHits, OPEN_API_WINDOW_SECONDS, tooManyRequests } from '../domain/rate-limit.ts';
 import { authenticateSyncToken } from '../domain/sync/tokens.ts';
 import { authorizationToken } from '../http/authorization.ts';
+import type { Operation } from './operation.ts';
 
-/** A live token and what it may do. */
+/**
+ * A kind of bearer token: the plan feature a call of each operation uses with it, refusing the
+ * operations the kind does not reach. Every kind is then checked alike: the operation's scope
+ * among the token's, the feature in the user's plan.
+ */
+interface TokenKind {
+  featureOf(op: Operation): Feature;
+}
+
+/** API tokens (Settings → API and daily note) reach every operation: the Open API, or its daily notes. */
+const API_TOKEN: TokenKind = {
+  featureOf: (op) => (op.scope === 'daily' ? 'dailyApi' : 'openApi'),
+};
+
+/**
+ * The browser extension's token (from the device flow) reaches only what the extension calls,
+ * saving pages and highlighting them (what every plan has), whatever client the request claims
+ * to be in the extension header.
+ */
+const EXTENSION_TOKEN: TokenKind = {
+  featureOf: (op) => {
+    if (!op.extension) throw new AppError('FORBIDDEN', 'errors.extensionTokenOutOfReach');
+    return op.extension;
+  },
+};
+
+/** A live token: whose, of which kind, with which scopes. */
 interface Bearer {
   user: User;
+  kind: TokenKind;
   /** Names its rate-limit window. */
   limitKey: string;
   scopes: readonly ApiScope[];
-  /** The plan feature a scope needs: the Open API's for API tokens; nothing more for the extension. */
-  featureOf(scope: ApiScope): Feature | null;
 }
 
-/**
- * The browser extension's token (from the device flow) clips pages and highlights them: what every
- * plan has. It reads and writes notes and highlights, never the daily-note API.
- */
+/** The extension's token has the read and write scopes of the operations it reaches. */
 const EXTENSION_SCOPES: readonly ApiScope[] = ['read', 'write'];
 
 async function bearerOf(em: EntityManager, req: Request, deps: AppDeps): Promise<Bearer | null> {
@@ -39,9 +62,9 @@ async function bearerOf(em: EntityManager, req: Request, deps: AppDeps): Promise
   if (api) {
     return {
       user: api.user,
+      kind: API_TOKEN,
       limitKey: `openapi:token:${api.token.id}`,
       scopes: api.token.scopes,
-      featureOf: (scope) => (scope === 'daily' ? 'dailyApi' : 'openApi'),
     };
   }
   const client = req.get(EXTENSION_CLIENT_HEADER);
@@ -57,23 +80,24 @@ async function bearerOf(em: EntityManager, req: Request, deps: AppDeps): Promise
   }
   return {
     user: sync.user,
+    kind: EXTENSION_TOKEN,
     limitKey: `openapi:extension:${sync.token.id}`,
     scopes: EXTENSION_SCOPES,
-    featureOf: () => null,
   };
 }
 
 /**
- * Whom an Open API call acts for: the bearer token's user, when the token is live, has the
- * operation's scope, and the user's plan has the API. Each call counts against the token's rate
- * limit (the plan's requests a minute), and every answer says where the window stands (`RateLimit-*`, `Retry-After` on 429).
+ * Whom an Open API call acts for: the bearer token's user, when the token is live, reaches the
+ * operation with its scope, and the user's plan has the feature the call uses. Each call counts
+ * against the token's rate limit (the plan's requests a minute), and every answer says where the
+ * window stands (`RateLimit-*`, `Retry-After` on 429).
  */
 export async function apiCaller(
   em: EntityManager,
   deps: AppDeps,
   req: Request,
   res: Response,
-  scope: ApiScope,
+  op: Operation,
 ): Promise<User> {
   const found = await bearerOf(em, req, deps);
   if (!found) {
@@ -96,11 +120,12 @@ export async function apiCaller(
     res.setHeader('Retry-After', String(resetSeconds));
     throw tooManyRequests(resetSeconds);
   }
-  if (!found.scopes.includes(scope)) throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope });
-  const feature = found.featureOf(scope);
+  const feature = found.kind.featureOf(op);
+  if (!found.scopes.includes(op.scope))
+    throw new AppError('FORBIDDEN', 'errors.apiScopeMissing', { scope: op.scope });
   // GETs (and HEADs, which Express answers with them) read what the user has: a lapsed member
   // keeps that; writing needs a live membership.
   const access = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'use';
-  if (feature) requireFeature(deps.config, found.user, feature, access);
+  requireFeature(deps.config, found.user, feature, access);
   return found.user;
 }

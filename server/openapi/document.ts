@@ -9,7 +9,9 @@ import { OPERATIONS } from './operations/index.ts';
 
 const FAILURES: Record<string, string> = {
   '401': 'No token, or one that is unknown, revoked or expired.',
-  '403': "The token lacks the operation's scope, or the account may not use the API.",
+  '403':
+    "The token lacks the operation's scope, is the browser extension's (which reaches only what the " +
+    'extension calls), or the account may not use the API.',
   '404': 'Not found, or not yours.',
   '409': 'A request with the same Idempotency-Key is still running.',
   '422': 'Invalid input: `error.fields` names each refused field.',

@@ -31,7 +31,7 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
   return async (req, res) => {
     try {
       const em = deps.orm.em.fork();
-      const user = await apiCaller(em, deps, req, res, op.scope);
+      const user = await apiCaller(em, deps, req, res, op);
       const call = {
         em,
         user,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { ApiScope } from '../../src/schemas/api-tokens.ts';
+import type { Feature } from '../../src/schemas/membership.ts';
 import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ChangeReach } from '../domain/sync/push/after-change.ts';
@@ -40,6 +41,11 @@ export interface Operation<
   description?: string;
   tag: string;
   scope: ApiScope;
+  /**
+   * The browser extension calls it (extension/background.ts), as this part of every plan: its
+   * token reaches only the operations that say so. API tokens reach every operation.
+   */
+  extension?: Extract<Feature, 'clip' | 'highlights'>;
   params?: P;
   query?: Q;
   body?: B;

@@ -7,14 +7,18 @@ import { setClock } from '../../server/clock.ts';
 import { Note, Upload } from '../../server/db/entities/index.ts';
 import { LIMITS } from '../../server/domain/rate-limit.ts';
 import { UPLOAD_POLICY_TTL_MS } from '../../server/domain/uploads/uploads.service.ts';
+import { OPERATIONS } from '../../server/openapi/operations/index.ts';
 import { EXTENSION_CLIENT_HEADER, type UploadPolicy } from '../../src/schemas/extension.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { extensionUser, pageFile, postUploadForm } from '../helpers/extension.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
+import { setMembership } from '../helpers/membership.ts';
+import { apiFixture, apiUser, callOpenApi, SAMPLE_REQUESTS, sampleRequest } from '../helpers/openapi.ts';
 import { article } from '../helpers/site.ts';
+import { fingerprint } from '../security/router-inventory.ts';
 
 // The browser extension's side of the server: its device-flow token on the Open API (what it may
-// do, the minimum version, revoking), and saving rendered pages through upload policies with
+// do, walked over every operation; the minimum version, revoking), and saving rendered pages through upload policies with
 // the local store and with an S3-compatible one (s3rver).
 
 const PARAGRAPHS = [
@@ -30,26 +34,6 @@ async function originalHtml(deps: TestDeps, noteId: string): Promise<string | un
       noteId,
     ]);
   return row?.original_html;
-}
-
-/** Answers an Open API call's status and envelope. */
-async function call(
-  server: RunningServer,
-  headers: Record<string, string>,
-  method: string,
-  route: string,
-  body?: unknown,
-) {
-  const response = await fetch(`${server.url}/openapi/v1${route}`, {
-    method,
-    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return {
-    status: response.status,
-    // biome-ignore lint/suspicious/noExplicitAny: each test asserts the shape of the data it reads
-    body: (await response.json()) as { code: number; message: string; data: any },
-  };
 }
 
 describe('with the local store', () => {
@@ -71,14 +55,11 @@ describe('with the local store', () => {
     const tokens = await user.caller.sync.tokens();
     expect(tokens.map((t) => [t.app, t.name])).toEqual([['extension', 'Browser extension']]);
     // A free account on a server with membership on: clipping and highlighting are every plan's.
-    const saved = await call(server, user.headers, 'POST', '/notes', {
+    const saved = await callOpenApi(server.url, user.headers, 'POST', '/extension/notes', {
       url: 'https://example.test/free',
-      html: article('Free to save', PARAGRAPHS),
     });
     expect(saved.status).toBe(201);
-    // The daily-note API is not the extension's.
-    expect((await call(server, user.headers, 'GET', '/daily/today')).status).toBe(403);
-    // Nor is pulling, as the note tools do.
+    // Pulling, as the note tools do, is not the extension's.
     const pull = await fetch(`${server.url}/api/sync/v1/init`, {
       method: 'POST',
       headers: { ...user.headers, 'content-type': 'application/json' },
@@ -87,22 +68,90 @@ describe('with the local store', () => {
     expect(pull.status).toBe(401);
   });
 
+  /** Every table's rows but the tokens' (a call notes when and by which client a token was used). */
+  async function rowsNow() {
+    const { sync_token: _sync, api_token: _api, ...rows } = await fingerprint(deps);
+    return rows;
+  }
+
+  const extensionOnes = OPERATIONS.filter((op) => op.extension);
+  const theRest = OPERATIONS.filter((op) => !op.extension);
+
+  test('every operation has a sample request; the extension reaches its own few and the rest is walked', () => {
+    expect(Object.keys(SAMPLE_REQUESTS).sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
+    // What extension/background.ts calls, and nothing more.
+    expect(extensionOnes.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort()).toEqual([
+      'DELETE /highlights/{id}',
+      'GET /extension/page',
+      'GET /extension/settings',
+      'PATCH /highlights/{id}',
+      'POST /extension/notes',
+      'POST /extension/uploads',
+      'POST /extension/uploads/complete',
+      'POST /highlights',
+    ]);
+    expect(theRest.length).toBeGreaterThan(15);
+  });
+
+  test.each(['free', 'pro'] as const)(
+    'a %s account’s extension token reaches the extension’s operations and no other, whatever client it claims',
+    async (kind) => {
+      const user = await extensionUser(deps, server.url);
+      await setMembership(deps, user.user.id, kind);
+      const fixture = await apiFixture(deps, user);
+      const claims = [user.headers, { ...user.headers, [EXTENSION_CLIENT_HEADER]: 'firefox/99.0.0' }];
+      for (const op of theRest) {
+        const sample = await sampleRequest(op, server.url, user.headers, fixture);
+        for (const headers of claims) {
+          const before = await rowsNow();
+          const refused = await callOpenApi(server.url, headers, op.method, sample.route, sample.body);
+          const where = `${op.operationId} as ${headers[EXTENSION_CLIENT_HEADER]}`;
+          expect(refused.status, where).toBe(403);
+          expect(refused.body, where).toMatchObject({ code: 403, data: null, error: { type: 'forbidden' } });
+          expect(refused.body.message, where).toBe(
+            'This is the browser extension’s token: it saves pages and highlights them, nothing else. ' +
+              'For the API, create a token under Settings → API and daily note.',
+          );
+          expect(await rowsNow(), where).toEqual(before);
+        }
+      }
+      for (const op of extensionOnes) {
+        // Each on rows of its own: a delete or a spent upload must not decide the next one.
+        const sample = await sampleRequest(op, server.url, user.headers, await apiFixture(deps, user));
+        const served = await callOpenApi(server.url, user.headers, op.method, sample.route, sample.body);
+        expect(served.status, `${op.operationId} ${served.body.message}`).toBe(op.status ?? 200);
+        expect(served.body.code).toBe(1);
+      }
+    },
+  );
+
+  test('a PRO account’s API token reaches every operation, the extension’s too', async () => {
+    const user = await apiUser(deps, ['read', 'write', 'daily'], 'pro');
+    const headers = { Authorization: `Bearer ${user.apiToken}` };
+    for (const op of OPERATIONS) {
+      const sample = await sampleRequest(op, server.url, headers, await apiFixture(deps, user));
+      const served = await callOpenApi(server.url, headers, op.method, sample.route, sample.body);
+      expect(served.status, `${op.operationId} ${served.body.message}`).toBe(op.status ?? 200);
+      expect(served.body.code).toBe(1);
+    }
+  });
+
   test('an extension older than the minimum is told to update, in the account language', async () => {
     const user = await extensionUser(deps, server.url, '25.4.99');
-    const old = await call(server, user.headers, 'GET', '/extension/settings');
+    const old = await callOpenApi(server.url, user.headers, 'GET', '/extension/settings');
     expect(old.status).toBe(403);
     expect(old.body.message).toBe(
       `Plugin version is too low, please update (25.4.99 -> ${deps.config.extensionMinVersion})`,
     );
-    const unnamed = await call(
-      server,
+    const unnamed = await callOpenApi(
+      server.url,
       { Authorization: user.headers.Authorization },
       'GET',
       '/extension/settings',
     );
     expect(unnamed.status).toBe(403);
     const newer = { ...user.headers, [EXTENSION_CLIENT_HEADER]: 'firefox/25.10.1' };
-    expect((await call(server, newer, 'GET', '/extension/settings')).status).toBe(200);
+    expect((await callOpenApi(server.url, newer, 'GET', '/extension/settings')).status).toBe(200);
   });
 
   test('the settings page’s choices reach the extension', async () => {
@@ -112,7 +161,7 @@ describe('with the local store', () => {
       c3: '#123456',
       shortcuts: { highlight: 'Ctrl+1', annotate: 'Ctrl+2', save: 'Ctrl+3' },
     });
-    const { body } = await call(server, user.headers, 'GET', '/extension/settings');
+    const { body } = await callOpenApi(server.url, user.headers, 'GET', '/extension/settings');
     expect(body.data).toMatchObject({
       textTooltipStyle: 4,
       colours: { c3: '#123456' },
@@ -125,11 +174,11 @@ describe('with the local store', () => {
     const user = await extensionUser(deps, server.url);
     const [token] = await user.caller.sync.tokens();
     await user.caller.sync.revokeToken({ id: token?.id as number });
-    expect((await call(server, user.headers, 'GET', '/extension/settings')).status).toBe(401);
+    expect((await callOpenApi(server.url, user.headers, 'GET', '/extension/settings')).status).toBe(401);
   });
 
   async function policyFor(headers: Record<string, string>, url: string): Promise<UploadPolicy> {
-    const answer = await call(server, headers, 'POST', '/extension/uploads', { url });
+    const answer = await callOpenApi(server.url, headers, 'POST', '/extension/uploads', { url });
     expect(answer.status).toBe(201);
     return answer.body.data;
   }
@@ -167,7 +216,7 @@ describe('with the local store', () => {
       setClock(TEST_NOW);
     }
     expect(await deps.storage.read(policy.key, 1e9)).toBeNull();
-    const complete = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+    const complete = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', {
       key: policy.key,
     });
     expect(complete.status).toBe(404);
@@ -180,14 +229,18 @@ describe('with the local store', () => {
     const url = 'https://example.test/not-a-page';
     const policy = await policyFor(user.headers, url);
     expect((await postUploadForm(policy, 'no header line')).status).toBe(200);
-    const refused = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+    const refused = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', {
       key: policy.key,
     });
     expect(refused.status).toBe(422);
     expect(await storedNotes(user.user.id)).toBe(0);
     expect((await postUploadForm(policy, pageFile(url, article('Now a page', PARAGRAPHS)))).status).toBe(200);
     expect(
-      (await call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key })).status,
+      (
+        await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', {
+          key: policy.key,
+        })
+      ).status,
     ).toBe(200);
     expect(await storedNotes(user.user.id)).toBe(1);
   });
@@ -199,7 +252,7 @@ describe('with the local store', () => {
     expect((await postUploadForm(policy, pageFile(url, article('At once', PARAGRAPHS)))).status).toBe(200);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
-        call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key }),
+        callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key }),
       ),
     );
     const succeeded = answers.filter((a) => a.status === 200);
@@ -226,17 +279,17 @@ describe('with the local store', () => {
     // The stranger's own policy cannot carry the owner's key, nor complete it.
     const theirs = await policyFor(stranger.headers, url);
     expect((await postUploadForm(theirs, 'x', { key: policy.key })).status).toBe(403);
-    const taken = await call(server, stranger.headers, 'POST', '/extension/uploads/complete', {
+    const taken = await callOpenApi(server.url, stranger.headers, 'POST', '/extension/uploads/complete', {
       key: policy.key,
     });
     expect(taken.status).toBe(404);
     expect(await storedNotes(stranger.user.id)).toBe(0);
 
-    const done = await call(server, owner.headers, 'POST', '/extension/uploads/complete', {
+    const done = await callOpenApi(server.url, owner.headers, 'POST', '/extension/uploads/complete', {
       key: policy.key,
     });
     expect(done.status).toBe(200);
-    const created = await call(server, owner.headers, 'POST', '/highlights', {
+    const created = await callOpenApi(server.url, owner.headers, 'POST', '/highlights', {
       noteId: done.body.data.note.id,
       coreType: 1,
       // As the extension sends them: selectors over the live page (the note is not parsed yet).
@@ -249,19 +302,24 @@ describe('with the local store', () => {
     });
     expect(created.status).toBe(201);
 
-    const seen = await call(
-      server,
+    const seen = await callOpenApi(
+      server.url,
       stranger.headers,
       'GET',
       `/extension/page?url=${encodeURIComponent(url)}`,
     );
     expect(seen.body.data).toEqual({ note: null, highlights: [] });
     const id = created.body.data.id;
-    expect((await call(server, stranger.headers, 'PATCH', `/highlights/${id}`, { slotId: 2 })).status).toBe(
-      404,
+    expect(
+      (await callOpenApi(server.url, stranger.headers, 'PATCH', `/highlights/${id}`, { slotId: 2 })).status,
+    ).toBe(404);
+    expect((await callOpenApi(server.url, stranger.headers, 'DELETE', `/highlights/${id}`)).status).toBe(404);
+    const mine = await callOpenApi(
+      server.url,
+      owner.headers,
+      'GET',
+      `/extension/page?url=${encodeURIComponent(url)}`,
     );
-    expect((await call(server, stranger.headers, 'DELETE', `/highlights/${id}`)).status).toBe(404);
-    const mine = await call(server, owner.headers, 'GET', `/extension/page?url=${encodeURIComponent(url)}`);
     expect(mine.body.data.highlights.map((h: { id: string; slotId: number }) => [h.id, h.slotId])).toEqual([
       [id, 1],
     ]);
@@ -271,9 +329,9 @@ describe('with the local store', () => {
     const user = await extensionUser(deps, server.url);
     const statuses = await Promise.all(
       Array.from({ length: LIMITS.uploads.perUserHour.max + 5 }, (_, i) =>
-        call(server, user.headers, 'POST', '/extension/uploads', { url: `https://example.test/${i}` }).then(
-          (a) => a.status,
-        ),
+        callOpenApi(server.url, user.headers, 'POST', '/extension/uploads', {
+          url: `https://example.test/${i}`,
+        }).then((a) => a.status),
       ),
     );
     expect(statuses.filter((s) => s === 201)).toHaveLength(LIMITS.uploads.perUserHour.max);
@@ -321,7 +379,7 @@ describe('with an S3-compatible store', () => {
   test('the policy is a presigned POST to the bucket; the callback reads the object back and saves the page', async () => {
     const user = await extensionUser(deps, server.url);
     const url = 'https://example.test/s3-page';
-    const answer = await call(server, user.headers, 'POST', '/extension/uploads', { url });
+    const answer = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads', { url });
     expect(answer.status).toBe(201);
     const policy: UploadPolicy = answer.body.data;
     expect(policy.host).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/margin-files$/);
@@ -336,7 +394,9 @@ describe('with an S3-compatible store', () => {
     const upload = await postUploadForm(policy, pageFile(url, article('Stored in a bucket', PARAGRAPHS)));
     expect(upload.status).toBe(200);
     expect(await deps.storage.read(policy.key, 1e9)).not.toBeNull();
-    const done = await call(server, user.headers, 'POST', '/extension/uploads/complete', { key: policy.key });
+    const done = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', {
+      key: policy.key,
+    });
     expect(done.status).toBe(200);
     expect(done.body.data.created).toBe(true);
     expect(await originalHtml(deps, done.body.data.note.id)).toContain('Stored in a bucket');
@@ -348,9 +408,9 @@ describe('with an S3-compatible store', () => {
   test('an object larger than a page may be is not read', async () => {
     const user = await extensionUser(deps, server.url);
     const url = 'https://example.test/s3-huge';
-    const { body } = await call(server, user.headers, 'POST', '/extension/uploads', { url });
+    const { body } = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads', { url });
     await deps.storage.write(body.data.key, Buffer.alloc(body.data.maxBytes + 1, 'a'), 'text/plain');
-    const done = await call(server, user.headers, 'POST', '/extension/uploads/complete', {
+    const done = await callOpenApi(server.url, user.headers, 'POST', '/extension/uploads/complete', {
       key: body.data.key,
     });
     expect(done.status).toBe(413);

@@ -669,6 +669,19 @@ describe('extension', () => {
     expectRefused(await api.GET('/extension/page', { params: { query: { url: '' } } }), 'url');
   });
 
+  test('save a page by its address: fetched and parsed by the worker; saving it again is the same note', async () => {
+    const { api } = await owner();
+    const url = `${site.origin}/article`;
+    const saved = dataOf(await api.POST('/extension/notes', { body: { url } }), 201);
+    expect(saved.created).toBe(true);
+    await clipSettled(deps, saved.note.id);
+    const read = dataOf(await api.GET('/notes/{id}', { params: { path: { id: saved.note.id } } }));
+    expect([read.title, read.url, read.clipStatus]).toEqual(['A calm article', url, ClipStatus.done]);
+    const again = dataOf(await api.POST('/extension/notes', { body: { url } }), 201);
+    expect([again.created, again.note.id]).toEqual([false, saved.note.id]);
+    expectRefused(await api.POST('/extension/notes', { body: { url: 'javascript:alert(1)' } }), 'url');
+  });
+
   test('upload a rendered page through the policy, then its callback saves it', async () => {
     const { api } = await owner();
     const url = `${site.origin}/behind-a-login`;

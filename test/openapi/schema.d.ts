@@ -54,6 +54,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/extension/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a page by its address
+         * @description For a page the extension cannot read as rendered: the server fetches and parses it. Saving it again answers with the same note.
+         */
+        post: operations["savePageByUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/extension/page": {
         parameters: {
             query?: never;
@@ -549,6 +569,9 @@ export interface components {
             url: string;
             wordCount: number;
         };
+        SavePageByUrl: {
+            url: string;
+        };
         Tag: {
             highlights: number;
             notes: number;
@@ -623,7 +646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -696,7 +719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -773,7 +796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -784,6 +807,86 @@ export interface operations {
             };
             /** @description The highlight (`highlightId`) is not found, or not yours. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Invalid input: `error.fields` names each refused field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description Over the rate limit: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    savePageByUrl: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send the same key when retrying: the first answer comes back, nothing is made twice (kept 24 hours). */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavePageByUrl"];
+            };
+        };
+        responses: {
+            /** @description Success: `code` is 1. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 1;
+                        data: {
+                            created: boolean;
+                            note: components["schemas"]["Note"];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description No token, or one that is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -854,7 +957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -915,7 +1018,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -986,7 +1089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1068,7 +1171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1149,7 +1252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1217,7 +1320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,7 +1404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1379,7 +1482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1468,7 +1571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1545,7 +1648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1626,7 +1729,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1701,7 +1804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1783,7 +1886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1864,7 +1967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1944,7 +2047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2016,7 +2119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2091,7 +2194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2167,7 +2270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2241,7 +2344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2316,7 +2419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2400,7 +2503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2481,7 +2584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description The token lacks the operation's scope, or the account may not use the API. */
+            /** @description The token lacks the operation's scope, is the browser extension's (which reaches only what the extension calls), or the account may not use the API. */
             403: {
                 headers: {
                     [name: string]: unknown;

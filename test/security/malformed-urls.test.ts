@@ -196,6 +196,17 @@ async function urlInputs(): Promise<UrlInput[]> {
       send: rest(extension.headers, 'GET', (url) => `/extension/page?url=${queryValue(url)}`),
     },
     {
+      name: 'POST /openapi/v1/extension/notes',
+      refusals: WEB_PAGE_REFUSALS,
+      accepts: usable,
+      send: rest(
+        extension.headers,
+        'POST',
+        () => '/extension/notes',
+        (url) => ({ url }),
+      ),
+    },
+    {
       name: 'POST /openapi/v1/extension/uploads',
       refusals: WEB_PAGE_REFUSALS,
       accepts: usable,

@@ -10,6 +10,7 @@ import {
   zUploadCompleteInput,
   zUploadPolicy,
   zUploadPolicyInput,
+  zWebPageUrl,
 } from '../../../src/schemas/extension.ts';
 import { zApiNote } from '../../../src/schemas/openapi.ts';
 import { COLOUR_FIELDS } from '../../../src/schemas/user-settings.ts';
@@ -17,7 +18,7 @@ import { Note } from '../../db/entities/index.ts';
 import { uploadDeps } from '../../deps.ts';
 import { getUserSettings } from '../../domain/account/user-settings.service.ts';
 import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
-import { urlHash } from '../../domain/notes/clip.service.ts';
+import { clipUrl, urlHash } from '../../domain/notes/clip.service.ts';
 import { toNoteSummary } from '../../domain/notes/note-view.ts';
 import { completeUpload, createUploadPolicy } from '../../domain/uploads/uploads.service.ts';
 import { operation } from '../operation.ts';
@@ -25,7 +26,7 @@ import { toApiHighlight, toApiNote } from '../shapes.ts';
 
 const tag = 'Extension';
 
-/** What the browser extension reads and the upload policy it saves rendered pages with. */
+/** What the browser extension reads, the upload policy it saves rendered pages with, and saving by address. */
 export const extensionOperations = [
   operation({
     method: 'get',
@@ -37,6 +38,7 @@ export const extensionOperations = [
       'account’s language; the oldest extension version the server accepts.',
     tag,
     scope: 'read',
+    extension: 'highlights',
     response: zExtensionSettings,
     handle: async ({ em, user, deps }) => {
       const settings = await getUserSettings(em, user);
@@ -62,6 +64,7 @@ export const extensionOperations = [
     description: 'By the page’s address, as saving normalises it; `note` is null for a page not saved.',
     tag,
     scope: 'read',
+    extension: 'highlights',
     query: zExtensionPageQuery,
     response: zExtensionPage,
     handle: async ({ em, user, origin, query }) => {
@@ -91,6 +94,7 @@ export const extensionOperations = [
       'policy expires after 15 minutes and takes at most `maxBytes`.',
     tag,
     scope: 'write',
+    extension: 'clip',
     body: zUploadPolicyInput,
     response: zUploadPolicy,
     status: 201,
@@ -107,12 +111,33 @@ export const extensionOperations = [
       'address. Calling it again answers with the same note.',
     tag,
     scope: 'write',
+    extension: 'clip',
     body: zUploadCompleteInput,
     refuses: { '404': 'No upload was made with this key, or it is not yours.' },
     response: z.object({ note: zApiNote, created: z.boolean() }),
     changes: 'webhooks',
     handle: async ({ em, user, deps, body }) => {
       const { note, created } = await completeUpload(em, uploadDeps(deps), user, body.key);
+      return { note: toApiNote(toNoteSummary(note)), created };
+    },
+  }),
+  operation({
+    method: 'post',
+    path: '/extension/notes',
+    operationId: 'savePageByUrl',
+    summary: 'Save a page by its address',
+    description:
+      'For a page the extension cannot read as rendered: the server fetches and parses it. Saving ' +
+      'it again answers with the same note.',
+    tag,
+    scope: 'write',
+    extension: 'clip',
+    body: z.object({ url: zWebPageUrl }).meta({ id: 'SavePageByUrl' }),
+    response: z.object({ note: zApiNote, created: z.boolean() }),
+    status: 201,
+    changes: 'webhooks',
+    handle: async ({ em, user, deps, body }) => {
+      const { note, created } = await clipUrl(em, deps.queues, user, body.url);
       return { note: toApiNote(toNoteSummary(note)), created };
     },
   }),

@@ -45,6 +45,7 @@ export const highlightOperations = [
       'Sending your own `id` makes a retried create return the same highlight.',
     tag,
     scope: 'write',
+    extension: 'highlights',
     body: zApiCreateHighlight,
     refuses: {
       '404': 'The note (`noteId`) is not found, or not yours.',
@@ -87,6 +88,7 @@ export const highlightOperations = [
     summary: 'Change a highlight’s colour, style, text, annotation or tags',
     tag,
     scope: 'write',
+    extension: 'highlights',
     params: zHighlightIdParams,
     body: zApiUpdateHighlight,
     response: zApiHighlight,
@@ -101,6 +103,7 @@ export const highlightOperations = [
     summary: 'Delete a highlight',
     tag,
     scope: 'write',
+    extension: 'highlights',
     params: zHighlightIdParams,
     response: z.object({ deleted: z.literal(true) }),
     changes: 'exports',
