@@ -7,18 +7,30 @@ export interface Metrics {
   middleware: (req: Request, res: Response, next: NextFunction) => void;
 }
 
-/** Route label without ids: `trpc:<procedure>` for tRPC, the matched Express route, else a bucket. */
-function routeLabel(req: Request): string {
-  if (req.baseUrl === '/trpc' || req.path.startsWith('/trpc/')) {
-    const procedures = req.path.replace(/^\/(trpc\/)?/, '').split(',');
-    return procedures.length > 1 ? 'trpc:batch' : `trpc:${procedures[0]}`;
+/** The label every request outside the route table shares, so no request can add a label. */
+const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * A request's route label, taken only from the app's own route table: `trpc:<procedure>` for a
+ * procedure the router has (`trpc:batch` for several at once), the Express route that matched
+ * under its mount, `static` for a file of the client build, else UNMATCHED_ROUTE. Express
+ * matches mount paths in any case, so the mount is lowercased: ours are lowercase literals.
+ */
+function routeLabel(req: Request, procedures: ReadonlySet<string>): string {
+  const pathname = req.originalUrl.split('?', 1)[0] ?? '';
+  if (/^\/trpc\//i.test(pathname)) {
+    const names = pathname.slice('/trpc/'.length).split(',');
+    if (names.length > 1) return 'trpc:batch';
+    return procedures.has(names[0] ?? '') ? `trpc:${names[0]}` : UNMATCHED_ROUTE;
   }
-  const route = (req.route as { path?: string } | undefined)?.path;
-  if (route) return `${req.baseUrl}${route}`;
-  return req.method === 'GET' ? 'static' : 'unmatched';
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  if (route !== undefined) return `${req.baseUrl.toLowerCase()}${String(route)}`;
+  return req.method === 'GET' ? 'static' : UNMATCHED_ROUTE;
 }
 
-export function createMetrics(queues: Queues): Metrics {
+/** `procedures`: every procedure path of the app router, the only ones that get labels of their own. */
+export function createMetrics(queues: Queues, procedures: Iterable<string>): Metrics {
+  const known = new Set(procedures);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -51,7 +63,7 @@ export function createMetrics(queues: Queues): Metrics {
     middleware(req, res, next) {
       const end = duration.startTimer();
       res.on('finish', () => {
-        const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
+        const labels = { method: req.method, route: routeLabel(req, known), status: String(res.statusCode) };
         end(labels);
         requests.inc(labels);
       });
