@@ -43,7 +43,11 @@ export const DEVICE_EXPIRED: SyncFailure = {
 /** A path the front does not have. */
 export const NO_SUCH_CALL: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
 
-const TEMPLATE_KEYS = new Set(['errors.templateInvalid', 'errors.templateOutputTooLarge']);
+const TEMPLATE_KEYS = new Set([
+  'errors.templateInvalid',
+  'errors.templateOutputTooLarge',
+  'errors.renderBudgetExceeded',
+]);
 const CURSOR_INVALID_KEY = 'errors.syncCursorInvalid';
 
 function fromAppError(error: AppError): SyncFailure {

@@ -25,7 +25,6 @@ export type ComputeBudgetKind = keyof typeof COMPUTE_BUDGET_MS;
 const PER_USER_MS_PER_MINUTE = 60_000;
 /** A user's tasks waiting behind their running one; more are refused as too many. */
 const WAITING_PER_USER_MAX = 8;
-/** Past its budget, a task gets this long to stop by itself before its thread is terminated. */
 const TERMINATE_GRACE_MS = 2_000;
 const MINUTE_MS = 60_000;
 
@@ -34,10 +33,13 @@ export interface ComputePoolOptions {
   size: number;
   redis: Redis;
   redisPrefix: string;
+  /** Past its budget, how long a task may take to stop by itself before its thread is terminated. */
+  terminateGraceMs?: number;
 }
 
 interface Waiting {
   run(): Promise<void>;
+  cancel(): void;
 }
 
 /** What a request spends: the pool's tasks charged to one user and one budget. */
@@ -78,6 +80,7 @@ export class ComputePool {
   readonly #size: number;
   readonly #redis: Redis;
   readonly #prefix: string;
+  readonly #graceMs: number;
   /** Users with tasks waiting, in turn order; each user's own tasks in arrival order. */
   readonly #waiting = new Map<number, Waiting[]>();
   readonly #runningUsers = new Set<number>();
@@ -87,6 +90,7 @@ export class ComputePool {
     this.#size = Math.max(1, options.size);
     this.#redis = options.redis;
     this.#prefix = options.redisPrefix;
+    this.#graceMs = options.terminateGraceMs ?? TERMINATE_GRACE_MS;
     this.#threads = new Piscina({
       filename: new URL('./compute-tasks.ts', import.meta.url).href,
       minThreads: 0,
@@ -98,6 +102,13 @@ export class ComputePool {
     });
   }
 
+  /** Tasks on a thread now, and tasks waiting for one. */
+  get load(): { running: number; waiting: number } {
+    let waiting = 0;
+    for (const queue of this.#waiting.values()) waiting += queue.length;
+    return { running: this.#runningUsers.size, waiting };
+  }
+
   budget(userId: number, kind: ComputeBudgetKind): ComputeBudget {
     return new ComputeBudget(this, userId, COMPUTE_BUDGET_MS[kind]);
   }
@@ -105,11 +116,18 @@ export class ComputePool {
   async run(budget: ComputeBudget, task: ComputeTask): Promise<unknown> {
     if (this.#closed) throw new AppError('INTERNAL');
     if (budget.leftMs <= 0) throw budgetSpent(budget);
-    const queue = this.#waiting.get(budget.userId) ?? [];
-    if (queue.length >= WAITING_PER_USER_MAX) throw new AppError('TOO_MANY_REQUESTS', 'errors.computeBusy');
     await this.#checkUserMinute(budget.userId);
     const outcome = await new Promise<ComputeOutcome>((resolve, reject) => {
-      queue.push({ run: () => this.#perform(budget, task).then(resolve, reject) });
+      // Counted and queued in one synchronous step, so parallel calls cannot all pass the check.
+      const queue = this.#waiting.get(budget.userId) ?? [];
+      if (queue.length >= WAITING_PER_USER_MAX) {
+        reject(new AppError('TOO_MANY_REQUESTS', 'errors.computeBusy'));
+        return;
+      }
+      queue.push({
+        run: () => this.#perform(budget, task).then(resolve, reject),
+        cancel: () => reject(new AppError('INTERNAL')),
+      });
       this.#waiting.set(budget.userId, queue);
       this.#dispatch();
     });
@@ -122,6 +140,8 @@ export class ComputePool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    for (const queue of this.#waiting.values()) for (const waiting of queue) waiting.cancel();
+    this.#waiting.clear();
     await this.#threads.destroy();
   }
 
@@ -131,12 +151,16 @@ export class ComputePool {
       if (this.#runningUsers.size >= this.#size) return;
       if (this.#runningUsers.has(userId)) continue;
       const next = queue.shift()!;
-      // Re-inserted at the end: the next free thread goes to another user first.
-      this.#waiting.delete(userId);
-      if (queue.length) this.#waiting.set(userId, queue);
+      if (!queue.length) this.#waiting.delete(userId);
       this.#runningUsers.add(userId);
       void next.run().finally(() => {
         this.#runningUsers.delete(userId);
+        // To the back of the turn order: the next free thread goes to the users who waited.
+        const rest = this.#waiting.get(userId);
+        if (rest) {
+          this.#waiting.delete(userId);
+          this.#waiting.set(userId, rest);
+        }
         this.#dispatch();
       });
     }
@@ -148,7 +172,7 @@ export class ComputePool {
     try {
       return await this.#threads.run(
         { task, budgetMs },
-        { signal: AbortSignal.timeout(Math.ceil(budgetMs + TERMINATE_GRACE_MS)) },
+        { signal: AbortSignal.timeout(Math.ceil(budgetMs + this.#graceMs)) },
       );
     } catch (error) {
       // Terminated past its budget (a filter that never yields), or its thread ran out of memory.
