@@ -90,7 +90,8 @@ async function bearerOf(em: EntityManager, req: Request, deps: AppDeps): Promise
  * Whom an Open API call acts for: the bearer token's user, when the token is live, reaches the
  * operation with its scope, and the user's plan has the feature the call uses. Each call counts
  * against the token's rate limit (the plan's requests a minute), and every answer says where the
- * window stands (`RateLimit-*`, `Retry-After` on 429).
+ * window stands (`RateLimit-*`, `Retry-After` on 429). Only headers are read: the body waits until
+ * the caller is known.
  */
 export async function apiCaller(
   em: EntityManager,

@@ -4,16 +4,17 @@ import { HOUR_MS } from '../../src/constants.ts';
 import { API_SCOPES } from '../../src/schemas/api-tokens.ts';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../domain/openapi/idempotency.ts';
 import { zFailure, zSuccess } from './envelope.ts';
-import type { Operation } from './operation.ts';
+import { OPERATION_BODY_MAX, type Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 
-const FAILURES: Record<string, string> = {
+const FAILURES: Record<string, string | ((op: Operation) => string)> = {
   '401': 'No token, or one that is unknown, revoked or expired.',
   '403':
     "The token lacks the operation's scope, is the browser extension's (which reaches only what the " +
     'extension calls), or the account may not use the API.',
   '404': 'Not found, or not yours.',
   '409': 'A request with the same Idempotency-Key is still running.',
+  '413': (op) => `The body is over ${op.bodyMax ?? OPERATION_BODY_MAX} bytes.`,
   '422': 'Invalid input: `error.fields` names each refused field.',
   '429': 'Over the rate limit: wait `Retry-After` seconds.',
 };
@@ -23,10 +24,13 @@ function documented(op: Operation): ZodOpenApiOperationObject {
     Object.entries(FAILURES)
       .filter(([status]) => status !== '404' || op.params || op.refuses?.['404'])
       .filter(([status]) => status !== '409' || op.method === 'post' || op.refuses?.['409'])
+      .filter(([status]) => status !== '413' || op.body)
       .map(([status, description]) => [
         status,
         {
-          description: op.refuses?.[status as '404' | '409'] ?? description,
+          description:
+            op.refuses?.[status as '404' | '409'] ??
+            (typeof description === 'function' ? description(op) : description),
           content: { 'application/json': { schema: zFailure } },
         },
       ]),

@@ -11,11 +11,9 @@ import { apiCaller } from './caller.ts';
 import { docsRoutes } from './docs.ts';
 import { openApiDocument } from './document.ts';
 import { success } from './envelope.ts';
-import type { Operation } from './operation.ts';
+import { OPERATION_BODY_MAX, type Operation } from './operation.ts';
 import { OPERATIONS } from './operations/index.ts';
 
-/** The largest body an operation takes: a clipped page's HTML (5 MB) with room for its JSON escaping. */
-const API_BODY_MAX = 12 * 1024 * 1024;
 /** Printable ASCII without spaces, as the Idempotency-Key draft has it. */
 const IDEMPOTENCY_KEY = new RegExp(`^[\\x21-\\x7e]{1,${IDEMPOTENCY_KEY_MAX}}$`);
 
@@ -27,11 +25,25 @@ function send(req: Request, res: Response, error: unknown): void {
   res.status(failure.status).json(failure.body);
 }
 
+/** Runs an Express middleware (a body parser) inside a handler: resolves when it calls next. */
+function runMiddleware(middleware: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    middleware(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
+}
+
+/**
+ * One operation's handler. The token is checked on the headers alone; only then is the body read,
+ * up to the operation's own cap (413 past it), so a caller without a good token gets 401 without
+ * a byte of it parsed.
+ */
 function answer(deps: AppDeps, op: Operation): RequestHandler {
+  const readBody = op.body ? jsonBody(op.bodyMax ?? OPERATION_BODY_MAX) : null;
   return async (req, res) => {
     try {
       const em = deps.orm.em.fork();
       const user = await apiCaller(em, deps, req, res, op);
+      if (readBody) await runMiddleware(readBody, req, res);
       const call = {
         em,
         user,
@@ -76,7 +88,6 @@ export function openApiRoutes(deps: AppDeps): Router {
   v1.get('/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  v1.use(jsonBody(API_BODY_MAX));
   for (const op of OPERATIONS) v1[op.method](expressPath(op.path), answer(deps, op));
   v1.use((req, res) => send(req, res, new AppError('NOT_FOUND', 'errors.notFound')));
   v1.use(((error, req, res, _next) => send(req, res, error)) as express.ErrorRequestHandler);

@@ -8,6 +8,12 @@ import type { ChangeReach } from '../domain/sync/push/after-change.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
+/**
+ * A body's cap unless its operation declares one. The largest ordinary body is a highlight whose
+ * text, selector quote, `quote` and annotation are 20,000 CJK characters each: 240 KB as JSON.
+ */
+export const OPERATION_BODY_MAX = 256 * 1024;
+
 /** Everything an operation's handler is given: the parsed request and whom it acts for. */
 export interface OperationCall<P, Q, B> {
   em: EntityManager;
@@ -49,6 +55,8 @@ export interface Operation<
   params?: P;
   query?: Q;
   body?: B;
+  /** The most its body may weigh, in bytes (OPERATION_BODY_MAX unless said); read only once the token is checked. */
+  bodyMax?: number;
   response: R;
   /** 201 for a create; 200 otherwise. */
   status?: 200 | 201;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ClipStatus, CoreType, Flow } from '../enums.ts';
 import { zHighlightId } from '../rules/id.ts';
 import { zText } from '../rules/text.ts';
-import { zDailyAppendInput, zDay } from './daily.ts';
+import { DAILY_TEXT_MAX, zDailyAppendInput, zDay } from './daily.ts';
 import { zFolderId } from './folders.ts';
 import {
   highlightRules,
@@ -193,7 +193,7 @@ export const zApiUpdateHighlight = zUpdateHighlightInput.omit({ id: true }).exte
 });
 
 export const zApiDailyCreate = z
-  .object({ date: zDay.optional(), text: zText().max(200_000, 'errors.tooLong') })
+  .object({ date: zDay.optional(), text: zText().max(DAILY_TEXT_MAX, 'errors.tooLong') })
   .meta({ id: 'DailyWrite' });
 
 export const zApiDailyAppend = z.union([zDailyAppendInput, z.object({ highlightId: zHighlightId })]).meta({

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock, setClock } from '../../server/clock.ts';
 import { Highlight, Note, User } from '../../server/db/entities/index.ts';
@@ -5,14 +6,15 @@ import { createApiToken, revokeApiToken } from '../../server/domain/openapi/api-
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyRecords } from '../../server/domain/openapi/idempotency.ts';
 import { HOUR_MS } from '../../src/constants.ts';
 import { newId } from '../../src/rules/id.ts';
+import { DAILY_TEXT_MAX } from '../../src/schemas/daily.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { apiClient, apiUser } from '../helpers/openapi.ts';
 import { signedInUser } from '../helpers/users.ts';
 
-// The Open API's own rules, over real HTTP: the envelope, bearer tokens and scopes, owners,
-// input errors, Idempotency-Key and the per-token rate limit. Every operation is also called
+// The Open API's own rules, over real HTTP: the envelope, bearer tokens and scopes, bodies read
+// only after the token, owners, input errors, Idempotency-Key and the per-token rate limit. Every operation is also called
 // through the generated client in openapi-client.test.ts.
 
 let deps: TestDeps;
@@ -127,6 +129,80 @@ describe('tokens and scopes', () => {
       await running.close();
       await member.close();
     }
+  });
+});
+
+describe('bodies', () => {
+  const MB = 1024 * 1024;
+
+  /**
+   * POSTs a body declared `declared` bytes long but sends only its first 64 KB, and answers what
+   * the server says meanwhile: an answer at all means it did not wait for the body.
+   */
+  function answerWithBodyHeldBack(path: string, headers: Record<string, string>, declared = 12 * MB) {
+    return new Promise<{ status: number; body: { message: string; error: { type: string } } }>(
+      (resolve, reject) => {
+        const request = http.request(`${server.url}/openapi/v1${path}`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
+        });
+        request.on('error', reject);
+        request.on('response', async (response) => {
+          let text = '';
+          for await (const chunk of response) text += chunk;
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+        });
+        request.write(`{"url":"https://example.test/held","html":"${'a'.repeat(64 * 1024)}`);
+      },
+    );
+  }
+
+  test('a 12 MB POST without a good token is refused before its body is sent', async () => {
+    const anonymous = await answerWithBodyHeldBack('/notes', { 'Accept-Language': 'de' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.message).toBe('Dieses API-Token ist unbekannt, widerrufen oder abgelaufen.');
+    expect((await answerWithBodyHeldBack('/notes', bearer('mapi_unknown'))).status).toBe(401);
+    // A live token without the operation's scope is refused on its headers too.
+    const reader = await apiUser(deps, ['read']);
+    const unscoped = await answerWithBodyHeldBack('/notes', bearer(reader.apiToken));
+    expect(unscoped.status).toBe(403);
+    expect(unscoped.body.error.type).toBe('forbidden');
+    expect(await deps.orm.em.fork().count(Note, { user: reader.user.id })).toBe(0);
+  });
+
+  test('with a good token, a body over the operation’s own cap is 413, translated; a page or a day may be larger', async () => {
+    const owner = await apiUser(deps);
+    const oversized = await raw('/folders', {
+      method: 'POST',
+      headers: bearer(owner.apiToken, { 'Accept-Language': 'de' }),
+      body: JSON.stringify({ name: 'x'.repeat(300 * 1024) }),
+    });
+    expect(oversized.status).toBe(413);
+    expect(await oversized.json()).toMatchObject({
+      code: 413,
+      message: 'Das ist zu groß.',
+      data: null,
+      error: { type: 'payload_too_large' },
+    });
+    expect(await owner.caller.folders.list()).toEqual([]);
+
+    const page = await raw('/notes', {
+      method: 'POST',
+      headers: bearer(owner.apiToken),
+      body: JSON.stringify({
+        url: 'https://example.test/long-page',
+        html: `<article><p>${TEXT}</p>${'<p>more</p>'.repeat(100_000)}</article>`,
+      }),
+    });
+    expect(page.status).toBe(201);
+    // The longest day in CJK: 600 KB.
+    const day = await raw('/daily', {
+      method: 'POST',
+      headers: bearer(owner.apiToken),
+      body: JSON.stringify({ text: '日'.repeat(DAILY_TEXT_MAX) }),
+    });
+    expect(day.status).toBe(201);
   });
 });
 

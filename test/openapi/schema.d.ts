@@ -664,6 +664,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The body is over 665536 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -823,6 +832,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The body is over 262144 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -896,6 +914,15 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 262144 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1107,6 +1134,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The body is over 262144 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -1191,6 +1227,15 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 262144 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1340,6 +1385,15 @@ export interface operations {
             };
             /** @description A folder of that name is already there, or a request with the same Idempotency-Key is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 262144 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1509,6 +1563,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The body is over 262144 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -1668,6 +1731,15 @@ export interface operations {
             };
             /** @description Your `id` is a highlight on another note, or a request with the same Idempotency-Key is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 262144 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1904,6 +1976,15 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description The body is over 262144 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
             /** @description Invalid input: `error.fields` names each refused field. */
             422: {
                 headers: {
@@ -2058,6 +2139,15 @@ export interface operations {
             };
             /** @description A request with the same Idempotency-Key is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 12582912 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2281,6 +2371,15 @@ export interface operations {
             };
             /** @description Not found, or not yours. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description The body is over 262144 bytes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,4 @@
+import { DAILY_TEXT_MAX } from '../../../src/schemas/daily.ts';
 import {
   zApiDailyAppend,
   zApiDailyCreate,
@@ -16,6 +17,9 @@ import { operation } from '../operation.ts';
 import { toApiDailyNote } from '../shapes.ts';
 
 const tag = 'Daily notes';
+
+/** A day's text at its longest in CJK (3 bytes a character as JSON), with room for the rest. */
+const WRITE_DAY_BODY_MAX = 3 * DAILY_TEXT_MAX + 64 * 1024;
 
 export const dailyOperations = [
   operation({
@@ -41,6 +45,7 @@ export const dailyOperations = [
     tag,
     scope: 'daily',
     body: zApiDailyCreate,
+    bodyMax: WRITE_DAY_BODY_MAX,
     response: zApiDailyNote,
     status: 201,
     changes: 'exports',

@@ -25,6 +25,9 @@ import { toApiNote, toApiNoteDetail, toApiPage } from '../shapes.ts';
 
 const tag = 'Notes';
 
+/** A clipped page's HTML (5 MB) with room for its JSON escaping. */
+const CREATE_NOTE_BODY_MAX = 12 * 1024 * 1024;
+
 /**
  * A note as it is after a change, for the answer: read afresh, as the changes were native
  * updates that the request's entity manager, which may have loaded the note before, never saw.
@@ -83,6 +86,7 @@ export const noteOperations = [
     tag,
     scope: 'write',
     body: zApiCreateNote,
+    bodyMax: CREATE_NOTE_BODY_MAX,
     response: z.object({ note: zApiNote, created: z.boolean() }),
     status: 201,
     changes: 'webhooks',
