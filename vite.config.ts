@@ -116,6 +116,10 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/trpc': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
+    // As the server's own address: without PUBLIC_URL it answers no other Host (server/http/served-host.ts).
+    proxy: {
+      '/trpc': { target: 'http://127.0.0.1:3000', changeOrigin: true },
+      '/healthz': { target: 'http://127.0.0.1:3000', changeOrigin: true },
+    },
   },
 });

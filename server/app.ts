@@ -11,6 +11,7 @@ import { operatorRoutes } from './http/operator.routes.ts';
 import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { servedHostOnly } from './http/served-host.ts';
 import {
   TRPC_BODY_MAX,
   trpcBatchSize,
@@ -57,7 +58,9 @@ export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
   app.use(securityHeaders(deps.config));
   app.use(responseCompression());
 
+  // Before the Host check: probes and scrapers name the server as they reach it, and get no links.
   app.use(operatorRoutes(deps, metrics, 'app'));
+  app.use(servedHostOnly(deps.config));
 
   // Bodies capped by the calls they carry (6 MB only for clipped HTML), JSON at most 64 levels
   // deep in bodies and in a query's input, at most 20 calls a batch; errors before tRPC answer
