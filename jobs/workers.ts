@@ -40,7 +40,7 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
   // Each parses a job's payload with the registry's schema before its handler runs.
   const processors: Record<QueueName, Processor> = {
     [QUEUES.maintenance]: maintenanceProcessor(em, deps),
-    [QUEUES.mail]: mailProcessor(mailer),
+    [QUEUES.mail]: mailProcessor(mailer, em),
     [QUEUES.clip]: clipProcessor(em, clipEnv),
     [QUEUES.images]: imagesProcessor(em, imageEnv),
     [QUEUES.push]: pushProcessor(em, deps),

@@ -1,4 +1,4 @@
-import { type Job, Queue } from 'bullmq';
+import { type Job, type JobType, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   DEFAULT_JOB_OPTIONS,
@@ -7,6 +7,8 @@ import {
   type JobInput,
   type JobKey,
   type JobSpec,
+  type JobSubject,
+  jobKeyOf,
   parseJobPayload,
   QUEUE_NAMES,
   type QueueName,
@@ -102,6 +104,50 @@ export async function findJob<K extends JobKey>(
   const queue = queues[spec.queue];
   const id = spec.debounced ? await queue.getDeduplicationJobId(spec.jobId(data)) : spec.jobId(data);
   return id ? queue.getJob(id) : undefined;
+}
+
+/** Every state a job can be removed from (an active one is locked by the worker running it). */
+const REMOVABLE_STATES: JobType[] = [
+  'waiting',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+];
+const SCAN_PAGE = 500;
+
+/**
+ * Removes every job, in every state it can be removed from, that its registered `about` says is
+ * about the account or one of the codes (deleting an account). Returns how many were removed.
+ */
+export async function removeJobsAbout(
+  queues: Queues,
+  subject: { userId: number; codeIds: readonly number[] },
+): Promise<number> {
+  const names = (about: JobSubject) =>
+    about.userId === subject.userId || (about.codeId !== undefined && subject.codeIds.includes(about.codeId));
+  let removed = 0;
+  for (const queueName of QUEUE_NAMES) {
+    if (!JOB_KEYS.some((key) => JOBS[key].queue === queueName && JOBS[key].about)) continue;
+    const queue = queues[queueName];
+    const ids: string[] = [];
+    for (const state of REMOVABLE_STATES) {
+      for (let start = 0; ; start += SCAN_PAGE) {
+        const jobs = await queue.getJobs([state], start, start + SCAN_PAGE - 1, true);
+        for (const job of jobs) {
+          const key = jobKeyOf(queueName, job.name);
+          const spec: JobSpec | undefined = key && JOBS[key];
+          const parsed = key && parseJobPayload(key, job.data);
+          if (job.id && spec?.about && parsed?.ok && names(spec.about(parsed.data))) ids.push(job.id);
+        }
+        if (jobs.length < SCAN_PAGE) break;
+      }
+    }
+    // Removed once the scan is over, so that no page shifts under it.
+    for (const id of ids) removed += await queue.remove(id);
+  }
+  return removed;
 }
 
 /** Creates or updates the scheduler of every job the registry schedules (the workers, as they start). */

@@ -34,7 +34,8 @@ export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES
 export interface JobOptions {
   attempts: number;
   backoff: { type: 'exponential' | 'fixed'; delay: number };
-  removeOnComplete: { age: number; count?: number };
+  /** `true`: the job is gone from Redis the moment it succeeds. */
+  removeOnComplete: true | { age: number; count?: number };
   removeOnFail: { age: number; count?: number };
 }
 
@@ -67,6 +68,17 @@ export interface JobSpec<S extends z.ZodType = z.ZodType, Q extends QueueName = 
    * id, since a finished job's id would turn the next one away.
    */
   debounced?: boolean;
+  /**
+   * Whom the job is about: deleting an account removes, in every state, each job about it (its
+   * id) or about one of its verification codes (the code's id), so none outlives the account.
+   */
+  about?(payload: z.output<S>): JobSubject;
+}
+
+/** What a job names: an account, a verification code. */
+export interface JobSubject {
+  userId?: number;
+  codeId?: number;
 }
 
 function defineJob<S extends z.ZodType, Q extends QueueName>(spec: JobSpec<S, Q>): JobSpec<S, Q> {
@@ -84,8 +96,30 @@ export const zMailJob = z.object({
 });
 export type MailJob = z.infer<typeof zMailJob>;
 
-/** The mail job: the mail, and a key naming what it is about (one job, so one mail, per key). */
-export const zMailJobPayload = zMailJob.extend({ key: z.string().regex(/^[\w-]{1,128}$/) });
+/**
+ * A mail written when it is queued, with a key naming what it is about (one job, so one mail,
+ * per key) and the account it concerns, if any.
+ */
+export const zMessageMailJob = zMailJob.extend({
+  kind: z.literal('message').optional(),
+  key: z.string().regex(/^[\w-]{1,128}$/),
+  userId: z.number().int().positive().optional(),
+});
+
+/**
+ * A verification code's mail, written as it is sent (server/domain/auth/codes.service.ts): the
+ * address, the purpose and the key that opens `sealedCode` are in the code's row, so Redis holds
+ * neither the address nor the code, and once the code is used, replaced or deleted the job mails nothing.
+ */
+export const zCodeMailJob = z.object({
+  kind: z.literal('code'),
+  codeId: z.number().int().positive(),
+  sealedCode: z.string().regex(/^[\w-]{1,200}$/),
+  language: z.string().max(16).nullable(),
+});
+export type CodeMailJob = z.infer<typeof zCodeMailJob>;
+
+export const zMailJobPayload = z.union([zCodeMailJob, zMessageMailJob]);
 
 /** Each clip attempt is its own job: `attempt` is the note's clip_attempts when it was queued. */
 export const zClipJob = z.object({
@@ -148,20 +182,28 @@ export const JOBS = {
     jobId: ({ userId }) => `purge-stored-files-${userId}`,
     options: DEFAULT_JOB_OPTIONS,
     debounced: true,
+    about: ({ userId }) => ({ userId }),
   }),
+  /** A sent mail leaves nothing in Redis; one that failed every attempt is kept a week at most. */
   mail: defineJob({
     queue: QUEUES.mail,
     name: 'mail',
     payload: zMailJobPayload,
-    jobId: ({ key }) => `mail-${key}`,
-    options: DEFAULT_JOB_OPTIONS,
+    jobId: (mail) => (mail.kind === 'code' ? `mail-code-${mail.codeId}` : `mail-${mail.key}`),
+    options: {
+      ...DEFAULT_JOB_OPTIONS,
+      removeOnComplete: true,
+      removeOnFail: { age: 7 * 24 * 3600, count: 1000 },
+    },
+    about: (mail) => (mail.kind === 'code' ? { codeId: mail.codeId } : { userId: mail.userId }),
   }),
+  /** Queued as an account is deleted (after its other jobs are removed); gone once done. */
   deleteUserFiles: defineJob({
     queue: QUEUES.maintenance,
     name: 'delete-user-files',
     payload: zDeleteUserFilesJob,
     jobId: ({ userId }) => `delete-user-files-${userId}`,
-    options: DEFAULT_JOB_OPTIONS,
+    options: { ...DEFAULT_JOB_OPTIONS, removeOnComplete: true },
   }),
   /** One re-index per tokenizer version, queued by the workers as they start when the index is behind. */
   reindexSearch: defineJob({
@@ -196,6 +238,7 @@ export const JOBS = {
     // The backoff's delay is PUSH_RETRY_DELAY_MS (server/config.ts), set as the job is added.
     options: DEFAULT_JOB_OPTIONS,
     debounced: true,
+    about: ({ userId }) => ({ userId }),
   }),
   /**
    * Queued (debounced, so one per endpoint runs at a time) after a change recorded events, by

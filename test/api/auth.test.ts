@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { clock } from '../../server/clock.ts';
 import { Session, User, VerificationCode } from '../../server/db/entities/index.ts';
+import { codeCooldownKey } from '../../server/domain/auth/codes.service.ts';
 import { findSignedIn } from '../../server/domain/auth/session.service.ts';
 import { callerFor, jarOf } from '../helpers/context.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -148,7 +149,7 @@ describe('sign-up with an emailed code', () => {
 
   test('registering an email that has an account is refused', async () => {
     await signUp('taken@example.test');
-    await deps.redis.del(`${deps.config.redisPrefix}:code-cooldown:register:taken@example.test`);
+    await deps.redis.del(codeCooldownKey(deps.config.redisPrefix, 'register', 'taken@example.test'));
     await expect(signUp('taken@example.test')).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'errors.emailTaken',

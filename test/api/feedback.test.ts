@@ -137,9 +137,8 @@ describe('sending feedback', () => {
     const unmailed = await noOperator.feedback.send(idea('Stored, never mailed.'));
     expect(await mailJobOf(unmailed.id)).toBeUndefined();
     // A message sent after it is mailed; the first one never is.
-    const mailed = await reader.caller.feedback.send(idea('Mailed.'));
+    await reader.caller.feedback.send(idea('Mailed.'));
     await mailAbout(reader);
-    expect(await mailJobOf(mailed.id)).toBeDefined();
     const received = mailsAbout(reader).map((m) => m.raw);
     expect(received).toHaveLength(1);
     expect(received[0]).toContain('Mailed.');

@@ -30,13 +30,25 @@ function decodeSubject(raw: string): string {
     });
 }
 
+export interface SmtpSinkOptions {
+  /** Recipients it refuses for good (550, naming the address, as real servers do). */
+  refuses?: (address: string) => boolean;
+}
+
 /** A real SMTP server on loopback that keeps what it receives. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      if (!options.refuses?.(address.address)) return callback();
+      const refusal = Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), {
+        responseCode: 550,
+      });
+      callback(refusal);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

@@ -2,9 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
 import { CODE_COOLDOWN_SECONDS, type Me, type SendCodeResult } from '../../../src/schemas/auth.ts';
 import { clock } from '../../clock.ts';
-import { AuthBinding, type Session, User, VerificationCode } from '../../db/entities/index.ts';
-import { enqueue, type Queues } from '../../queue.ts';
-import { type CheckedCode, type CodeDeps, checkCode, consumeCode, issueCode } from '../auth/codes.service.ts';
+import { AuthBinding, type Session, User } from '../../db/entities/index.ts';
+import { enqueue, type Queues, removeJobsAbout } from '../../queue.ts';
+import {
+  type CheckedCode,
+  type CodeDeps,
+  checkCode,
+  consumeCode,
+  deleteCodesOf,
+  issueCode,
+} from '../auth/codes.service.ts';
 import { toMe } from '../auth/me.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeSessions } from '../auth/session.service.ts';
@@ -151,14 +158,15 @@ export async function unbindProvider(em: EntityManager, user: User, provider: st
   await em.nativeDelete(AuthBinding, { user: user.id, provider });
 }
 
-/**
- * Irreversible. Re-authenticates (password, or an emailed code when the account has none),
- * then removes the user and every row they own in one transaction (rows cascade from `user`);
- * stored files are removed afterwards by a job.
- */
 /** How recent a sign-in must be to delete an account that has neither password nor email. */
 const FRESH_SIGN_IN_MS = 15 * 60_000;
 
+/**
+ * Irreversible. Re-authenticates (password, or an emailed code when the account has none),
+ * then removes the user and every row they own in one transaction (rows cascade from `user`,
+ * codes sent to its email go with it); stored files are removed afterwards by a job, and every
+ * job about the account or its codes (mails, pushes, purges) is removed from Redis.
+ */
 export async function deleteAccount(
   em: EntityManager,
   deps: LimitStore & { queues: Queues },
@@ -186,10 +194,12 @@ export async function deleteAccount(
     // No password and no email (a third-party sign-in only): a recent sign-in is the proof.
     throw new AppError('UNAUTHORIZED', 'errors.signInAgain');
   }
-  await em.transactional(async (tem) => {
+  const codeIds = await em.transactional(async (tem) => {
     if (code) await consumeCode(tem, code);
-    if (fresh.email) await tem.nativeDelete(VerificationCode, { email: fresh.email });
+    const deleted = await deleteCodesOf(tem, fresh);
     await tem.nativeDelete(User, { id: fresh.id });
+    return deleted;
   });
   await enqueue(deps.queues, 'deleteUserFiles', { userId: fresh.id });
+  await removeJobsAbout(deps.queues, { userId: fresh.id, codeIds });
 }

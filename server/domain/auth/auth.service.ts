@@ -17,6 +17,7 @@ import type { AppConfig } from '../../config.ts';
 import { User } from '../../db/entities/index.ts';
 import { claimTry, clearTries, enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 import { type CodeDeps, checkCode, consumeCode, issueCode } from './codes.service.ts';
+import { emailKey } from './email-key.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { type ClientInfo, createSession, type NewSession, revokeSessions } from './session.service.ts';
 
@@ -121,7 +122,7 @@ export async function login(
       { key: `login:ip:${client.ip}`, ...LIMITS.login.perIp },
     ]);
   }
-  const pairKey = `login:${input.email}:${client.ip ?? 'unknown'}`;
+  const pairKey = `login:${emailKey(input.email)}:${client.ip ?? 'unknown'}`;
   await claimTry(deps.redis, deps.redisPrefix, pairKey, LIMITS.login.backoff, clock.now().getTime());
   const user = await em.findOne(User, { email: input.email });
   const ok = await verifyPassword(user?.passwordHash, input.password);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../src/errors.ts';
+import type { CodeMailJob, MailJob } from '../../../src/jobs.ts';
 import {
   CODE_COOLDOWN_SECONDS,
   CODE_MAX_TRIES,
@@ -12,6 +13,8 @@ import { type User, VerificationCode } from '../../db/entities/index.ts';
 import { enqueue, type Queues } from '../../queue.ts';
 import { codeMail } from '../mail/code-mail.ts';
 import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
+import { openCode, sealCode } from './code-seal.ts';
+import { emailKey } from './email-key.ts';
 
 function digest(salt: string, code: string): string {
   return createHash('sha256').update(`${salt}:${code}`).digest('hex');
@@ -31,25 +34,31 @@ export interface CodeDeps extends LimitStore {
   queues: Queues;
 }
 
+/** The key that allows one code per email and purpose per minute. */
+export const codeCooldownKey = (redisPrefix: string, purpose: CodePurpose, email: string) =>
+  `${redisPrefix}:code-cooldown:${purpose}:${emailKey(email)}`;
+
 /**
  * Issues a 6-digit code valid for 10 minutes and mails it. One per email and purpose per minute,
- * and LIMITS.codeSend per email and per IP. A new code replaces the previous one.
+ * and LIMITS.codeSend per email and per IP. A new code replaces the previous one. The mail job
+ * names the code's row and carries the code sealed (see `zCodeMailJob`); `codeMailToSend` writes it.
  */
 export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueCodeInput): Promise<void> {
-  const cooldownKey = `${deps.redisPrefix}:code-cooldown:${input.purpose}:${input.email}`;
+  const cooldownKey = codeCooldownKey(deps.redisPrefix, input.purpose, input.email);
   const fresh = await deps.redis.set(cooldownKey, '1', 'EX', CODE_COOLDOWN_SECONDS, 'NX');
   if (fresh !== 'OK') {
     const ttl = await deps.redis.ttl(cooldownKey);
     throw new AppError('TOO_MANY_REQUESTS', 'errors.codeCooldown', { seconds: Math.max(ttl, 1) });
   }
   await enforceLimits(deps.redis, deps.redisPrefix, [
-    { key: `code:email:${input.email}`, ...LIMITS.codeSend.perEmail },
+    { key: `code:email:${emailKey(input.email)}`, ...LIMITS.codeSend.perEmail },
     ...(input.ip ? [{ key: `code:ip:${input.ip}`, ...LIMITS.codeSend.perIp }] : []),
   ]);
   if (input.deliver === false) return;
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(16).toString('hex');
+  const { key: mailKey, sealed } = sealCode(code);
   const record = await em.transactional(async (tem) => {
     await tem.nativeDelete(VerificationCode, {
       email: input.email,
@@ -62,15 +71,47 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
       user: input.user ?? null,
       salt,
       codeHash: digest(salt, code),
+      mailKey,
       expiresAt: new Date(clock.now().getTime() + CODE_TTL_MINUTES * 60_000),
     });
     await tem.flush();
     return created;
   });
   await enqueue(deps.queues, 'mail', {
-    key: `code-${record.id}`,
-    ...codeMail(input.email, code, input.purpose, input.language),
+    kind: 'code',
+    codeId: record.id,
+    sealedCode: sealed,
+    language: input.language,
   });
+}
+
+/**
+ * The mail of a queued code, written as it is sent from the code's row: null once the code was
+ * used, replaced, expired or deleted with its account, or its mail already went out.
+ */
+export async function codeMailToSend(em: EntityManager, job: CodeMailJob): Promise<MailJob | null> {
+  const row = await em.findOne(VerificationCode, {
+    id: job.codeId,
+    consumedAt: null,
+    expiresAt: { $gt: clock.now() },
+    mailKey: { $ne: null },
+  });
+  const code = row?.mailKey ? openCode(row.mailKey, job.sealedCode) : null;
+  return row && code ? codeMail(row.email, code, row.purpose as CodePurpose, job.language) : null;
+}
+
+/** Forgets the key of a code whose mail went out: the job's sealed copy can never be read again. */
+export async function forgetCodeMailKey(em: EntityManager, codeId: number): Promise<void> {
+  await em.nativeUpdate(VerificationCode, { id: codeId }, { mailKey: null });
+}
+
+/** Deletes every code sent to an account's email or asked for by it; their ids, to remove their mails. */
+export async function deleteCodesOf(em: EntityManager, user: { id: number; email?: string | null }) {
+  const rows = await em.execute<{ id: string }[]>(
+    `delete from "verification_code" where "user_id" = ? or "email" = ? returning "id"`,
+    [user.id, user.email ?? null],
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** A code that passed `checkCode`, to be used up with `consumeCode`. */
@@ -102,7 +143,7 @@ export async function checkCode(
 ): Promise<CheckedCode> {
   await enforceLimits(deps.redis, deps.redisPrefix, [
     {
-      key: `code-check:email:${input.purpose}:${input.email}`,
+      key: `code-check:email:${input.purpose}:${emailKey(input.email)}`,
       ...LIMITS.codeCheck.perEmail,
     },
     ...(input.ip ? [{ key: `code-check:ip:${input.ip}`, ...LIMITS.codeCheck.perIp }] : []),
@@ -140,7 +181,7 @@ export async function consumeCode(em: EntityManager, code: CheckedCode): Promise
   const updated = await em.nativeUpdate(
     VerificationCode,
     { id: code.id, consumedAt: null },
-    { consumedAt: clock.now() },
+    { consumedAt: clock.now(), mailKey: null },
   );
   if (updated !== 1) throw new AppError('BAD_REQUEST', 'errors.codeInvalid');
 }

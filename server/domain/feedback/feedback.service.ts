@@ -64,6 +64,7 @@ export async function sendFeedback(
   if (deps.operatorEmail) {
     await enqueue(deps.queues, 'mail', {
       key: `feedback-${feedback.id}`,
+      userId: user.id,
       ...feedbackMail({
         to: deps.operatorEmail,
         language: deps.operatorLanguage,

@@ -7,8 +7,25 @@ import type { AppConfig } from '../../config.ts';
 import { log } from '../../log.ts';
 
 export interface Mailer {
+  /** Throws MailNotSentError. */
   send(message: MailJob): Promise<void>;
   close(): void;
+}
+
+/**
+ * Why a mail was not sent, in words that name no address: the job keeps its error in Redis
+ * (failedReason, stack), which may be shared with other installs. `permanent`: the server refused
+ * for good (a 5xx answer, such as an unknown mailbox), so trying again cannot help.
+ */
+export class MailNotSentError extends Error {
+  readonly permanent: boolean;
+
+  constructor(cause: unknown) {
+    const { message, responseCode } = (cause ?? {}) as { message?: unknown; responseCode?: unknown };
+    super(String(message ?? cause).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '<address>'));
+    this.name = 'MailNotSentError';
+    this.permanent = typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+  }
 }
 
 /**
@@ -18,15 +35,30 @@ export interface Mailer {
  * never the subject or body, which carry the code.
  */
 export function createMailer(config: AppConfig): Mailer {
-  if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
-    return {
-      async send(message) {
-        await transport.sendMail({ from: config.mailFrom, ...message });
-      },
-      close: () => transport.close(),
-    };
-  }
+  const transport = config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : outboxTransport(config);
+  return {
+    async send(message) {
+      try {
+        await transport.send(message);
+      } catch (error) {
+        throw new MailNotSentError(error);
+      }
+    },
+    close: transport.close,
+  };
+}
+
+function smtpTransport(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from, ...message });
+    },
+    close: () => transport.close(),
+  };
+}
+
+function outboxTransport(config: AppConfig): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
   return {
     async send(message) {

@@ -63,6 +63,7 @@ export async function remindExpiringMembers(
     // The job key carries the expiry, so a run retried before the mark below mails nothing twice.
     await enqueue(deps.queues, 'mail', {
       key: `pro-reminder-${user.id}-${expiresAt.getTime()}`,
+      userId: Number(user.id),
       to: user.email,
       subject: t('mail.proReminderSubject', { count: days }),
       text: [t('mail.proReminderBody', { count: days }), `${deps.publicUrl ?? ''}${UPGRADE_PATH}`].join(
