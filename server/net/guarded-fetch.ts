@@ -51,7 +51,7 @@ const REFUSAL_MESSAGES: Record<FetchRefusalReason, string> = {
 /** Why a fetch was refused. `message` is safe to show; `cause` (when set) is for logs only. */
 export class FetchRefusedError extends Error {
   readonly reason: FetchRefusalReason;
-  /** The HTTP status, for reason 'http_status'. */
+  /** The HTTP status, for reasons 'http_status' and 'content_type' (a success in a type not asked for). */
   readonly status: number | undefined;
 
   constructor(reason: FetchRefusalReason, options: { status?: number; cause?: unknown } = {}) {
@@ -490,7 +490,7 @@ async function finish(url: URL, exchange: Exchange, settings: Settings, signal: 
   const { type, charset } = parseContentType(response.headers['content-type']);
   const typeChecked = success && !(settings.answerAnyStatus && status === 204);
   if (typeChecked && !isAllowedContentType(type, settings.allowedContentTypes)) {
-    throw new FetchRefusedError('content_type');
+    throw new FetchRefusedError('content_type', { status });
   }
   let body: Buffer;
   try {

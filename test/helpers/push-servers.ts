@@ -33,12 +33,21 @@ export interface ToolServer {
    * `after` (0) of them through.
    */
   failNext(count: number, options?: { status?: number; path?: string; after?: number }): void;
+  /**
+   * The next `count` requests of `method` to `path` are done as asked, but answered with a body
+   * Margin cannot read (HTML, or bytes of `contentType`), keeping the status.
+   */
+  garbleNext(count: number, options: { method: string; path: string; contentType?: string }): void;
   close(): Promise<void>;
 }
+
+/** What a tool answers when its answer is garbled: a proxy's page, cut short. */
+const GARBLED_BODY = '<html><body>OK</bo';
 
 async function startToolServer(handle: Handler): Promise<ToolServer> {
   const received: Received[] = [];
   let failures = { left: 0, status: 500, path: undefined as string | undefined, after: 0 };
+  let garbling = { left: 0, method: '', path: '', contentType: '' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -70,6 +79,12 @@ async function startToolServer(handle: Handler): Promise<ToolServer> {
         ? { status: failures.status, body: { error: 'failing on purpose' } }
         : handle(request);
       res.statusCode = reply.status;
+      if (garbling.left > 0 && garbling.method === request.method && garbling.path === request.path) {
+        garbling.left--;
+        res.setHeader('content-type', garbling.contentType);
+        res.end(GARBLED_BODY);
+        return;
+      }
       res.setHeader('content-type', 'application/json; charset=utf-8');
       res.end(JSON.stringify(reply.body));
     });
@@ -88,6 +103,9 @@ async function startToolServer(handle: Handler): Promise<ToolServer> {
         path: options.path,
         after: options.after ?? 0,
       };
+    },
+    garbleNext(count, options) {
+      garbling = { left: count, contentType: 'text/html; charset=utf-8', ...options };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -159,6 +159,48 @@ describe('pushing to WorkFlowy', () => {
     expect(jobs.map((job) => job.attemptsMade)).not.toContain(2);
   });
 
+  test.each([
+    { contentType: 'text/html; charset=utf-8', lookupFails: false },
+    { contentType: 'application/octet-stream', lookupFails: false },
+    // The node is looked up right after: when that fails too, the retry finds the record and sends nothing.
+    { contentType: 'text/html; charset=utf-8', lookupFails: true },
+  ])(
+    'a create answered 200 in words Margin cannot read ($contentType, lookup fails: $lookupFails) is one node, found by its content, never made again',
+    async ({ contentType, lookupFails }) => {
+      const { reader, note, apiKey } = await connectReader(`Garbled ${contentType} ${lookupFails}`);
+      // Every answer to a create is garbled, as many as the job has attempts.
+      workflowy.garbleNext(5, { method: 'POST', path: '/api/v1/nodes', contentType });
+      if (lookupFails) workflowy.failNext(1, { path: `/api/v1/nodes?parent_id=${PARENT}` });
+      try {
+        let since = now();
+        const made = await highlight(reader, note, 'Zoom in to think, zoom out to see');
+        expect(await pushSettled(env.deps, reader.user.id, 'workflowy', since)).toMatchObject({
+          lastResult: 'ok',
+        });
+        const creates = () =>
+          requestsWith(apiKey).filter((r) => r.method === 'POST' && r.path === '/api/v1/nodes');
+        expect(creates()).toHaveLength(1);
+        const [node] = workflowy.nodes(apiKey);
+        expect(workflowy.nodes(apiKey)).toHaveLength(1);
+
+        // Changed, the node is updated in place: it is found among the parent's children.
+        since = now();
+        await reader.caller.highlights.update({ id: made.id, annotation: 'Both at once.' });
+        await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+        expect(creates()).toHaveLength(1);
+        expect(workflowy.nodes(apiKey)).toMatchObject([{ id: node?.id }]);
+        expect(`${workflowy.nodes(apiKey)[0]?.note}`).toContain('Both at once.');
+
+        since = now();
+        await reader.caller.highlights.delete({ id: made.id });
+        await pushSettled(env.deps, reader.user.id, 'workflowy', since);
+        expect(workflowy.nodes(apiKey)).toEqual([]);
+      } finally {
+        workflowy.garbleNext(0, { method: 'POST', path: '/api/v1/nodes' });
+      }
+    },
+  );
+
   test('a revoked key unbinds the integration and says why', async () => {
     const { reader, note, apiKey } = await connectReader('Revoked');
     workflowy.revoke(apiKey);

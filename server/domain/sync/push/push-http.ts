@@ -49,6 +49,14 @@ export interface ApiReply {
   body: unknown;
 }
 
+/**
+ * A 2xx: the tool did what it was asked, whether or not its body can be read. A create answered
+ * so is never sent again as if it had not happened (that made the same node again on every retry).
+ */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
 const PUSH_USER_AGENT = 'Margin/1.0 (+https://github.com/margin)';
 const API_LIMITS = { maxBytes: 2 * 1024 * 1024, timeoutMs: 20_000, idleTimeoutMs: 10_000 };
 
@@ -62,8 +70,9 @@ function parseJson(text: string): unknown {
 
 /**
  * One call to a note tool's API, through the guarded fetcher (a tool on a private address is
- * reached only when the operator allows it). Every status is answered; a call that gets no
- * answer (a refused address, no connection, a timeout) throws PushCallError.
+ * reached only when the operator allows it). Every status is answered, a success in a type
+ * other than JSON or text too (without a body); a call that gets no answer (a refused address,
+ * no connection, a timeout) throws PushCallError.
  */
 export async function callApi(
   app: string,
@@ -87,8 +96,11 @@ export async function callApi(
     });
     return { status: response.status, body: parseJson(response.body.toString('utf8')) };
   } catch (error) {
-    if (error instanceof FetchRefusedError) throw new PushCallError(app, error.reason, { cause: error });
-    throw error;
+    if (!(error instanceof FetchRefusedError)) throw error;
+    if (error.reason === 'content_type' && error.status !== undefined) {
+      return { status: error.status, body: undefined };
+    }
+    throw new PushCallError(app, error.reason, { cause: error });
   }
 }
 

@@ -7,12 +7,13 @@ import {
   callApi,
   field,
   isAuthStatus,
+  isSuccessStatus,
   PushCallError,
   type PushEnv,
   PushRefusedError,
   PushRetryLaterError,
 } from './push-http.ts';
-import { itemKeys, sha256 } from './push-records.ts';
+import { itemKeys, type PushRecord, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
 // WorkFlowy's REST API (protocols/sync.md §4): `Authorization: Bearer <key>`, one node per
@@ -21,6 +22,11 @@ import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
 const zSavedWorkflowy = z.object({ apiKey: z.string(), parentId: z.string() });
 type SavedWorkflowy = z.infer<typeof zSavedWorkflowy>;
+
+type WorkflowyNode = { name: string; note: string };
+
+/** What a node is recorded with: a hash of its content, by which it is also found again. */
+const nodeHash = (node: WorkflowyNode) => sha256(JSON.stringify([node.name, node.note]));
 
 /** A 429's wait, bounded: a missing or odd `retry_after` waits a minute (the limits are per minute). */
 function retryAfterMs(body: unknown): number {
@@ -46,26 +52,41 @@ function client(credentials: SavedWorkflowy, env: PushEnv) {
   };
   const failed = (what: string, reply: ApiReply) =>
     new PushCallError('workflowy', `${what}: HTTP ${reply.status}`);
-  const ok = (reply: ApiReply) => reply.status >= 200 && reply.status <= 299;
+  const ok = (reply: ApiReply) => isSuccessStatus(reply.status);
+  const children = async (): Promise<unknown[]> => {
+    const reply = await call('GET', `/nodes?parent_id=${encodeURIComponent(credentials.parentId)}`);
+    if (!ok(reply)) throw failed('list', reply);
+    const nodes = field(reply.body, 'nodes');
+    return Array.isArray(nodes) ? nodes : [];
+  };
 
   return {
     /** Lists the parent's children: a harmless call that proves the key (and the parent). */
     async check(): Promise<void> {
-      const reply = await call('GET', `/nodes?parent_id=${encodeURIComponent(credentials.parentId)}`);
-      if (!ok(reply)) throw failed('list', reply);
+      await children();
     },
-    async create(node: { name: string; note: string }): Promise<string> {
+    /** The new node's id; null when WorkFlowy answered success in words Margin cannot read. */
+    async create(node: WorkflowyNode): Promise<string | null> {
       const reply = await call('POST', '/nodes', {
         parent_id: credentials.parentId,
         ...node,
         position: 'bottom',
       });
+      if (!ok(reply)) throw failed('create', reply);
       const id = field(reply.body, 'item_id') ?? field(reply.body, 'id');
-      if (!ok(reply) || typeof id !== 'string' || !id) throw failed('create', reply);
-      return id;
+      return typeof id === 'string' && id ? id : null;
+    },
+    /** The newest of the parent's children whose content has `hash`, if there is one. */
+    async find(hash: string): Promise<string | null> {
+      const found = (await children()).findLast((child) => {
+        const [name, note] = [field(child, 'name'), field(child, 'note') ?? ''];
+        return typeof name === 'string' && typeof note === 'string' && nodeHash({ name, note }) === hash;
+      });
+      const id = field(found, 'id');
+      return typeof id === 'string' && id ? id : null;
     },
     /** False when the node is gone (the user deleted it in WorkFlowy). */
-    async update(id: string, node: { name: string; note: string }): Promise<boolean> {
+    async update(id: string, node: WorkflowyNode): Promise<boolean> {
       const reply = await call('POST', `/nodes/${encodeURIComponent(id)}`, node);
       if (reply.status === 404) return false;
       if (!ok(reply)) throw failed('update', reply);
@@ -82,10 +103,14 @@ function openWorkflowy(credentials: SavedWorkflowy, scope: PushScope): PushTarge
   const api = client(credentials, scope.env);
   const { records } = scope;
 
-  async function removeAll(keys: Iterable<[string, { remoteId: string | null }]>): Promise<number> {
+  /** A recorded node's id: a record without one was made, but its answer could not be read. */
+  const nodeOf = (record: PushRecord) => record.remoteId ?? api.find(record.hash);
+
+  async function removeAll(keys: Iterable<[string, PushRecord]>): Promise<number> {
     let count = 0;
-    for (const [key, { remoteId }] of keys) {
-      if (remoteId) await api.remove(remoteId);
+    for (const [key, record] of keys) {
+      const id = await nodeOf(record);
+      if (id) await api.remove(id);
       await records.remove(key);
       count++;
     }
@@ -101,13 +126,18 @@ function openWorkflowy(credentials: SavedWorkflowy, scope: PushScope): PushTarge
         const node = workflowyNode(
           await renderHighlight(scope.budget, 'workflowy', scope.templates, record, highlight, scope.render),
         );
-        const hash = sha256(JSON.stringify([node.name, node.note]));
+        const hash = nodeHash(node);
         const before = sent.get(key);
         sent.delete(key);
         if (before?.hash === hash) continue;
-        const updated = before?.remoteId ? await api.update(before.remoteId, node) : false;
-        const remoteId = updated ? before?.remoteId : await api.create(node);
-        await records.put(key, { remoteId: remoteId ?? null, hash });
+        const known = before ? await nodeOf(before) : null;
+        let remoteId = known && (await api.update(known, node)) ? known : await api.create(node);
+        if (!remoteId) {
+          // Made, but the answer did not say its id: recorded first, so a retry never makes it again.
+          await records.put(key, { remoteId: null, hash });
+          remoteId = await api.find(hash);
+        }
+        await records.put(key, { remoteId, hash });
         count++;
       }
       // What is left was sent for highlights the note no longer has.
