@@ -129,6 +129,23 @@ describe('pushing to flomo', () => {
     expect(jobs.map((job) => job.attemptsMade)).toContain(2);
   });
 
+  test('a post answered 200 in words Margin cannot read is one memo, never posted again', async () => {
+    const { reader, note, webhookUrl } = await connectReader('Garbled');
+    const path = new URL(webhookUrl).pathname;
+    // Every answer is garbled, as many as the job has attempts.
+    flomo.garbleNext(5, { method: 'POST', path });
+    try {
+      const since = now();
+      await highlight(reader, note, 'Reading slowly is reading twice');
+      expect(await pushSettled(env.deps, reader.user.id, 'flomo', since)).toMatchObject({ lastResult: 'ok' });
+      expect(flomo.memos(webhookUrl).map((m) => m.content)).toEqual([
+        expect.stringContaining('Reading slowly is reading twice'),
+      ]);
+    } finally {
+      flomo.garbleNext(0, { method: 'POST', path });
+    }
+  });
+
   test('an annotation added later is a new memo (flomo has no edit); removing it sends nothing', async () => {
     const { reader, note, webhookUrl } = await connectReader('Annotated');
     let since = now();

@@ -4,7 +4,14 @@ import { type ExportHighlight, zFlomoCredentials } from '../../../../src/schemas
 import { clock } from '../../../clock.ts';
 import { delay } from '../../../lifecycle.ts';
 import { renderHighlight } from '../templates/render.ts';
-import { callApi, field, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
+import {
+  callApi,
+  field,
+  isSuccessStatus,
+  PushCallError,
+  type PushEnv,
+  PushRefusedError,
+} from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
@@ -43,8 +50,9 @@ const NO_ANNOTATION = sha256('');
 async function postMemo(url: string, content: string, env: PushEnv): Promise<void> {
   const reply = await callApi('flomo', url, { method: 'POST', json: { content } }, env);
   const code = field(reply.body, 'code');
-  const answered = reply.status >= 200 && reply.status <= 299 && code !== undefined;
-  if (answered && code === 0) return;
+  const answered = isSuccessStatus(reply.status);
+  // Without a code the answer could not be read, but it says the memo was posted: never post it again.
+  if (answered && (code === 0 || code === undefined)) return;
   // An unknown or deleted webhook (or a lapsed PRO membership) is refused, by status or by code.
   const refused = answered || (reply.status >= 400 && reply.status <= 499 && reply.status !== 429);
   const detail = `HTTP ${reply.status}, code ${String(code)}`;
