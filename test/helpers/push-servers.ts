@@ -268,8 +268,8 @@ const siyuanId = () => `20260314093000-${String(++siyuanIds).padStart(7, '0')}`;
 
 /**
  * The kernel's `{code, msg, data}` API with `Authorization: Token <t>`: notebooks, documents
- * from Markdown, block update, rename, removal, attributes, and the two SQL queries Margin
- * asks (a document by attribute, a block by id).
+ * from Markdown, block update, rename, removal, attributes, and the three SQL queries Margin
+ * asks (a document by attribute, a block by id, the newest unmarked document at a path).
  */
 export async function startSiyuan(): Promise<SiyuanServer> {
   const state = {
@@ -354,6 +354,17 @@ export async function startSiyuan(): Promise<SiyuanServer> {
     }
     const byId = stmt.match(/^SELECT id FROM blocks WHERE id = '((?:[^']|'')*)' LIMIT 1$/);
     if (byId) return ok(state.documents.has(byId[1] ?? '') ? [{ id: byId[1] }] : []);
+    const unmarked = stmt.match(
+      /^SELECT id FROM blocks WHERE type = 'd' AND box = '((?:[^']|'')*)' AND hpath = '((?:[^']|'')*)' AND id NOT IN \(SELECT block_id FROM attributes WHERE name = '((?:[^']|'')*)'\) ORDER BY created DESC LIMIT 1$/,
+    );
+    if (unmarked) {
+      const [box, hpath, name] = unmarked.slice(1).map((s) => s?.replace(/''/g, "'"));
+      // Ids begin with the time they were made, so the last in id order is the newest.
+      const found = [...state.documents.values()]
+        .filter((d) => d.notebook === box && d.hpath === hpath && d.attrs[name ?? ''] === undefined)
+        .at(-1);
+      return ok(found ? [{ id: found.id }] : []);
+    }
     return fail(`unsupported statement: ${stmt}`);
   }
   return {

@@ -162,6 +162,28 @@ describe('pushing to SiYuan', () => {
     expect(docs[0]?.markdown).toContain('Stable ids, stable links.');
   });
 
+  test('a document made by a create answered 200 in words Margin cannot read is found by its path and marked, not made again', async () => {
+    // Every answer to a create is garbled, as many as the job has attempts; connecting pushes the note.
+    kernel.garbleNext(5, { method: 'POST', path: '/api/filetree/createDocWithMd' });
+    try {
+      const { reader, note } = await connectReader('Lost answers');
+      expect(await integrationRow(env.deps, reader.user.id, 'siyuan')).toMatchObject({ lastResult: 'ok' });
+      const atPath = () => [...kernel.documents.values()].filter((d) => d.hpath === '/Margin/Lost answers');
+      expect(atPath()).toHaveLength(1);
+      const [doc] = documentsOf(note.id);
+      expect(doc?.id).toBe(atPath()[0]?.id);
+
+      const since = now();
+      await highlight(reader, note, 'References tie one idea to another');
+      await pushSettled(env.deps, reader.user.id, 'siyuan', since);
+      expect(atPath()).toMatchObject([
+        { id: doc?.id, markdown: expect.stringContaining('References tie one idea to another') },
+      ]);
+    } finally {
+      kernel.garbleNext(0, { method: 'POST', path: '/api/filetree/createDocWithMd' });
+    }
+  });
+
   test('a token the kernel no longer accepts unbinds the integration and says why', async () => {
     const { reader, note } = await connectReader('Revoked');
     const token = kernel.token;

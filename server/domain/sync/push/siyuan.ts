@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { AppError } from '../../../../src/errors.ts';
 import { zSiyuanCredentials } from '../../../../src/schemas/sync.ts';
 import { renderNote } from '../templates/render.ts';
-import { callApi, field, isAuthStatus, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
+import {
+  type ApiReply,
+  callApi,
+  field,
+  isAuthStatus,
+  isSuccessStatus,
+  PushCallError,
+  type PushEnv,
+  PushRefusedError,
+} from './push-http.ts';
 import { itemKeys, sha256 } from './push-records.ts';
 import type { PushConnector, PushScope, PushTarget } from './push-target.ts';
 
@@ -46,11 +55,12 @@ function kernelBase(text: string): string | undefined {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** SQL string literal (ids here are SiYuan's and Margin's own, but a quote must never end the string). */
+/** SQL string literal (ids, and a document path with the note's title: a quote must never end the string). */
 const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: PushEnv) {
-  const call = async (path: string, json: Record<string, unknown> = {}): Promise<unknown> => {
+  /** The kernel's answer to one call; a refused token throws. */
+  const send = async (path: string, json: Record<string, unknown>): Promise<ApiReply> => {
     const reply = await callApi(
       'siyuan',
       `${credentials.kernelUrl}${path}`,
@@ -62,8 +72,12 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
       env,
     );
     if (isAuthStatus(reply.status)) throw new PushRefusedError('siyuan', `HTTP ${reply.status}`);
+    return reply;
+  };
+  /** The `data` of an answer with `code: 0`; any other answer throws. */
+  const dataOf = (path: string, reply: ApiReply): unknown => {
     const code = field(reply.body, 'code');
-    if (reply.status < 200 || reply.status > 299 || code === undefined) {
+    if (!isSuccessStatus(reply.status) || code === undefined) {
       throw new PushCallError('siyuan', `${path}: HTTP ${reply.status}`);
     }
     if (code !== 0) {
@@ -74,6 +88,8 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
     }
     return field(reply.body, 'data');
   };
+  const call = async (path: string, json: Record<string, unknown> = {}): Promise<unknown> =>
+    dataOf(path, await send(path, json));
   const firstId = (rows: unknown, column: string): string | undefined => {
     const value = Array.isArray(rows) ? field(rows[0], column) : undefined;
     return typeof value === 'string' && value ? value : undefined;
@@ -101,10 +117,18 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
       const stmt = `SELECT block_id FROM attributes WHERE name = ${sqlText(SIYUAN_NOTE_ATTRIBUTE)} AND value = ${sqlText(noteId)} LIMIT 1`;
       return firstId(await call('/api/query/sql', { stmt }), 'block_id');
     },
-    async create(notebook: string, path: string, markdown: string): Promise<string> {
-      const id = await call('/api/filetree/createDocWithMd', { notebook, path, markdown });
+    /** The new document's id; null when the kernel answered success in words Margin cannot read. */
+    async create(notebook: string, path: string, markdown: string): Promise<string | null> {
+      const reply = await send('/api/filetree/createDocWithMd', { notebook, path, markdown });
+      if (isSuccessStatus(reply.status) && field(reply.body, 'code') === undefined) return null;
+      const id = dataOf('/api/filetree/createDocWithMd', reply);
       if (typeof id !== 'string' || !id) throw new PushCallError('siyuan', 'createDocWithMd: no id');
       return id;
+    },
+    /** The newest document at `path` in the notebook that no note has marked: one made whose answer was lost. */
+    async findUnmarked(notebook: string, path: string): Promise<string | undefined> {
+      const stmt = `SELECT id FROM blocks WHERE type = 'd' AND box = ${sqlText(notebook)} AND hpath = ${sqlText(path)} AND id NOT IN (SELECT block_id FROM attributes WHERE name = ${sqlText(SIYUAN_NOTE_ATTRIBUTE)}) ORDER BY created DESC LIMIT 1`;
+      return firstId(await call('/api/query/sql', { stmt }), 'id');
     },
     async mark(docId: string, noteId: string): Promise<void> {
       await call('/api/attr/setBlockAttrs', { id: docId, attrs: { [SIYUAN_NOTE_ATTRIBUTE]: noteId } });
@@ -163,7 +187,13 @@ function openSiyuan(credentials: SavedSiyuan, scope: PushScope): PushTarget {
         await records.put(key, { remoteId: known, hash });
         return 1;
       }
-      const docId = await api.create(credentials.notebookId, path, markdown);
+      let docId = await api.create(credentials.notebookId, path, markdown);
+      if (!docId) {
+        // Made, but the answer did not say its id: recorded first, so a retry never makes it again.
+        await records.put(key, { remoteId: null, hash });
+        docId = (await api.findUnmarked(credentials.notebookId, path)) ?? null;
+        if (!docId) return 1;
+      }
       // Recorded before it is marked: a retry then finds it (and marks it), never makes a second one.
       await records.put(key, { remoteId: docId, hash: '' });
       await api.mark(docId, record.id);
