@@ -44,7 +44,7 @@ const requireJsonMutations: RequestHandler = (req, _res, next) => {
 
 /** The request metrics of one process: the app's and the metrics listener's (METRICS_PORT) registry. */
 export function appMetrics(deps: AppDeps): Metrics {
-  return createMetrics(deps.queues, Object.keys(appRouter._def.procedures));
+  return createMetrics(deps.queues, Object.keys(appRouter._def.procedures), deps.compute);
 }
 
 /** Builds the Express app without listening: the supertest target and what main.ts serves. */

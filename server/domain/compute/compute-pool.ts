@@ -37,6 +37,10 @@ export interface ComputePoolOptions {
   terminateGraceMs?: number;
 }
 
+/** How a task ended: done, refused before it ran (busy), stopped at its budget, or failed. */
+export type ComputeTaskOutcome = 'ok' | 'refused' | 'budget' | 'error';
+type TaskObserver = (task: ComputeTask['name'], outcome: ComputeTaskOutcome, threadMs: number) => void;
+
 interface Waiting {
   run(): Promise<void>;
   cancel(): void;
@@ -84,6 +88,7 @@ export class ComputePool {
   /** Users with tasks waiting, in turn order; each user's own tasks in arrival order. */
   readonly #waiting = new Map<number, Waiting[]>();
   readonly #runningUsers = new Set<number>();
+  readonly #observers: TaskObserver[] = [];
   #closed = false;
 
   constructor(options: ComputePoolOptions) {
@@ -109,15 +114,41 @@ export class ComputePool {
     return { running: this.#runningUsers.size, waiting };
   }
 
+  /** Calls `observer` as each task ends (the metrics). */
+  observe(observer: TaskObserver): void {
+    this.#observers.push(observer);
+  }
+
   budget(userId: number, kind: ComputeBudgetKind): ComputeBudget {
     return new ComputeBudget(this, userId, COMPUTE_BUDGET_MS[kind]);
   }
 
   async run(budget: ComputeBudget, task: ComputeTask): Promise<unknown> {
+    let outcome: ComputeOutcome;
+    try {
+      outcome = await this.#queued(budget, task);
+    } catch (error) {
+      this.#report(task, error instanceof AppError ? 'refused' : 'error', 0);
+      throw error;
+    }
+    budget.charge(outcome.elapsedMs);
+    await this.#chargeUserMinute(budget.userId, outcome.elapsedMs);
+    this.#report(
+      task,
+      outcome.ok ? 'ok' : outcome.error === 'budget' ? 'budget' : 'error',
+      outcome.elapsedMs,
+    );
+    if (outcome.ok) return outcome.value;
+    if (outcome.error === 'budget') throw budgetSpent(budget);
+    throw new AppError(outcome.error.code, outcome.error.messageKey, outcome.error.params);
+  }
+
+  /** The task's outcome once it has had its turn on a thread; refused when the user is over a limit. */
+  async #queued(budget: ComputeBudget, task: ComputeTask): Promise<ComputeOutcome> {
     if (this.#closed) throw new AppError('INTERNAL');
     if (budget.leftMs <= 0) throw budgetSpent(budget);
     await this.#checkUserMinute(budget.userId);
-    const outcome = await new Promise<ComputeOutcome>((resolve, reject) => {
+    return new Promise<ComputeOutcome>((resolve, reject) => {
       // Counted and queued in one synchronous step, so parallel calls cannot all pass the check.
       const queue = this.#waiting.get(budget.userId) ?? [];
       if (queue.length >= WAITING_PER_USER_MAX) {
@@ -131,11 +162,10 @@ export class ComputePool {
       this.#waiting.set(budget.userId, queue);
       this.#dispatch();
     });
-    budget.charge(outcome.elapsedMs);
-    await this.#chargeUserMinute(budget.userId, outcome.elapsedMs);
-    if (outcome.ok) return outcome.value;
-    if (outcome.error === 'budget') throw budgetSpent(budget);
-    throw new AppError(outcome.error.code, outcome.error.messageKey, outcome.error.params);
+  }
+
+  #report(task: ComputeTask, outcome: ComputeTaskOutcome, threadMs: number): void {
+    for (const observer of this.#observers) observer(task.name, outcome, threadMs);
   }
 
   async close(): Promise<void> {
