@@ -1,5 +1,8 @@
-// Bad inputs made from a valid one: every field of a procedure's sample input is spoiled in
-// each of the ways an attacker or a broken client would, one field and one way at a time.
+import { URL_CASES } from './malformed-urls.ts';
+
+// Bad inputs made from a valid one: every field of a sample input (a procedure's, an Open API
+// operation's, a sync route's) is spoiled in each of the ways an attacker or a broken client
+// would, one field and one way at a time.
 
 export type BadInputClass =
   | 'nul'
@@ -10,7 +13,9 @@ export type BadInputClass =
   | 'deep nesting'
   | 'not an object'
   | 'bad cursor'
-  | 'bad date';
+  | 'bad date'
+  | 'out-of-range number'
+  | 'malformed url';
 
 export interface BadInput {
   kind: BadInputClass;
@@ -76,6 +81,30 @@ export const BAD_DATES = [
   'today',
 ];
 
+/**
+ * Numbers no count, id, position, version or choice takes: past 2^53, 2^63 and 2^64 (a bigint
+ * column's and a JSON parser's limits), negative, fractional, the largest double.
+ */
+export const BAD_NUMBERS: readonly number[] = [1e20, 2 ** 63, 2 ** 64, -1, 1.5, 1e308];
+/** The same as a query or path writes them, and the words a number parser may take for one. */
+export const BAD_NUMBER_TEXTS: readonly string[] = [
+  '1e20',
+  '9223372036854775808',
+  '18446744073709551616',
+  '-1',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '',
+];
+
+/** Addresses no input takes (the table's usable ones, only written unusually, left out). */
+export const BAD_URLS: readonly string[] = URL_CASES.filter((c) => !c.usable).map((c) => c.url);
+
+/** A field that holds an address: named so, or holding one in the sample. */
+const isUrlField = (key: unknown, value: unknown) =>
+  (typeof key === 'string' && /url$/i.test(key)) || (typeof value === 'string' && /^https?:\/\//.test(value));
+
 function leaves(value: unknown, path: Path = []): { path: Path; value: unknown }[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => leaves(v, [...path, i]));
   if (value && typeof value === 'object' && !(value instanceof Date)) {
@@ -102,8 +131,8 @@ function wrongType(value: unknown): unknown {
   return { unexpected: true };
 }
 
-/** Every bad variant of `sample`, a valid input of some procedure. */
-export function badInputs(sample: unknown): BadInput[] {
+/** Every bad variant of `sample`, a valid input of some procedure, operation body or sync call. */
+export function badInputs(sample: unknown, options: SpoilOptions = {}): BadInput[] {
   const out: BadInput[] = [
     { kind: 'deep nesting', at: '(whole input)', input: nested(DEPTH) },
     { kind: 'not an object', at: '(whole input)', input: 'just a string' },
@@ -124,14 +153,68 @@ export function badInputs(sample: unknown): BadInput[] {
     }
     out.push({ kind: 'wrong type', at, input: withValue(sample, path, wrongType(value)) });
     out.push({ kind: 'deep nesting', at, input: withValue(sample, path, nested(DEPTH)) });
-    if (key === 'date') {
-      for (const date of BAD_DATES) out.push({ kind: 'bad date', at, input: withValue(sample, path, date) });
+    for (const { kind, value: bad } of fieldSpoils(key, value, options)) {
+      out.push({ kind, at, input: withValue(sample, path, bad) });
     }
   }
-  if (sample && typeof sample === 'object' && 'limit' in sample) {
-    for (const cursor of BAD_CURSORS) {
+  // A list's sample may leave its cursor out: it is spoiled where the list takes one.
+  if (sample && typeof sample === 'object' && 'limit' in sample && !('cursor' in sample)) {
+    for (const cursor of options.cursors ?? BAD_CURSORS) {
       out.push({ kind: 'bad cursor', at: 'cursor', input: { ...sample, cursor } });
     }
+  }
+  return out;
+}
+
+export interface SpoilOptions {
+  /** The cursors a `cursor` field is sent (BAD_CURSORS unless said: a front adds its own forgeries). */
+  cursors?: readonly string[];
+}
+
+/**
+ * The spoils a field gets for what it is (a date, a cursor, a number, an address), on top of the
+ * ones every field gets: values of the field's own type that no such field takes.
+ */
+export function fieldSpoils(
+  key: string | number | undefined,
+  value: unknown,
+  options: SpoilOptions = {},
+): { kind: BadInputClass; value: unknown }[] {
+  const out: { kind: BadInputClass; value: unknown }[] = [];
+  if (key === 'date' || key === 'day')
+    for (const date of BAD_DATES) out.push({ kind: 'bad date', value: date });
+  if (typeof key === 'string' && /cursor/i.test(key)) {
+    for (const cursor of options.cursors ?? BAD_CURSORS) out.push({ kind: 'bad cursor', value: cursor });
+  }
+  if (typeof value === 'number')
+    for (const n of BAD_NUMBERS) out.push({ kind: 'out-of-range number', value: n });
+  if (isUrlField(key, value)) for (const url of BAD_URLS) out.push({ kind: 'malformed url', value: url });
+  return out;
+}
+
+/**
+ * The spoils of a field sent as text (a path segment, a query parameter): what `fieldSpoils`
+ * makes, written out, numbers also as the words a parser may read as one.
+ */
+export function textSpoils(
+  key: string,
+  value: string | number,
+  options: SpoilOptions = {},
+): { kind: BadInputClass; value: string }[] {
+  const text = String(value);
+  const out: { kind: BadInputClass; value: string }[] = [
+    { kind: 'nul', value: `${text}\u0000x` },
+    { kind: 'nul', value: '\u0000' },
+    { kind: 'lone surrogate', value: `${text}\uD800` },
+    { kind: 'lone surrogate', value: `\uDC00${text}` },
+    // Fits in a request line, so it reaches the field's maximum rather than Node's header limit.
+    { kind: 'long string', value: LONG },
+  ];
+  for (const spoil of fieldSpoils(key, value, options)) {
+    if (spoil.kind !== 'out-of-range number') out.push({ kind: spoil.kind, value: String(spoil.value) });
+  }
+  if (typeof value === 'number') {
+    for (const n of BAD_NUMBER_TEXTS) out.push({ kind: 'out-of-range number', value: n });
   }
   return out;
 }

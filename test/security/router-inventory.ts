@@ -15,6 +15,7 @@ import { newOrderId } from '../../server/domain/membership/orders.ts';
 import { type AppRouter, appRouter } from '../../server/trpc/app.router.ts';
 import { CoreType, Flow, SortOrder } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
+import { type MemberKind, memberUser } from '../helpers/membership.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -296,35 +297,54 @@ export async function callProcedure(
 }
 
 /**
- * One checksum per table: equal fingerprints mean no row anywhere was added, changed or removed.
- * A session's last-seen time is left out: reading with a session may touch it.
+ * Bookkeeping a request may write without changing anything a user made: when a session was last
+ * seen, when and by which client a token was last used.
  */
-export async function fingerprint(deps: AppDeps): Promise<Record<string, string>> {
-  const em = deps.orm.em.fork();
-  const columns = await em.execute<{ table_name: string; column_name: string }[]>(
+const USE_BOOKKEEPING = ['last_seen_at', 'last_used_at', 'last_used_client'];
+
+/** The one statement that checksums every table of a database, built once per database. */
+const fingerprintSql = new Map<string, Promise<string>>();
+
+async function buildFingerprintSql(deps: AppDeps): Promise<string> {
+  const columns = await deps.orm.em.fork().execute<{ table_name: string; column_name: string }[]>(
     `select c.table_name, c.column_name from information_schema.columns c
      join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
      where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and c.table_name not like 'mikro_orm%'
-       and c.column_name <> 'last_seen_at'
+       and c.column_name not in (?)
      order by c.table_name, c.ordinal_position`,
+    [USE_BOOKKEEPING],
   );
   const byTable = new Map<string, string[]>();
   for (const c of columns)
     byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), `"${c.column_name}"`]);
-  const out: Record<string, string> = {};
-  for (const [table, cols] of byTable) {
-    const [row] = await em.execute<{ sum: string | null; n: string }[]>(
-      `select md5(string_agg(r::text, '|' order by r::text)) as sum, count(*) as n
-       from (select row(${cols.join(', ')}) as r from "${table}") rows`,
-    );
-    out[table] = `${row?.n}:${row?.sum ?? ''}`;
-  }
-  return out;
+  return [...byTable]
+    .map(
+      ([table, cols]) =>
+        `select '${table}' as t, count(*) || ':' || coalesce(md5(string_agg(r::text, '|' order by r::text)), '') as f
+         from (select row(${cols.join(', ')}) as r from "${table}") rows`,
+    )
+    .join(' union all ');
 }
 
-/** A user with a session and one of everything a procedure can refer to. */
-export async function makeFixtures(deps: AppDeps, marker = 'fixture') {
-  const user = await signedInUser(deps);
+/**
+ * One checksum per table: equal fingerprints mean no row anywhere was added, changed or removed
+ * (the use bookkeeping above left out). One round trip, so a suite can take one per probe batch.
+ */
+export async function fingerprint(deps: AppDeps): Promise<Record<string, string>> {
+  const database = deps.config.databaseUrl ?? '';
+  if (!fingerprintSql.has(database)) fingerprintSql.set(database, buildFingerprintSql(deps));
+  const rows = await deps.orm.em
+    .fork()
+    .execute<{ t: string; f: string }[]>((await fingerprintSql.get(database)) as string);
+  return Object.fromEntries(rows.map((row) => [row.t, row.f]));
+}
+
+/**
+ * A user with a session and one of everything a procedure can refer to; of a membership when
+ * said (with membership on, only a PRO one may make the API token and webhook).
+ */
+export async function makeFixtures(deps: AppDeps, marker = 'fixture', member?: MemberKind) {
+  const user = member ? await memberUser(deps, member) : await signedInUser(deps);
   const note = await makeClippedNote(deps, user.user.id, {
     title: `${marker} note title`,
     text: `${marker} note text with a highlight`,
