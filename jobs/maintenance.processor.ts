@@ -12,7 +12,7 @@ import { sweepStaleClips } from '../server/domain/notes/sweep.ts';
 import { purgeIdempotencyRecords } from '../server/domain/openapi/idempotency.ts';
 import { reindexSearch, searchIndexVersion } from '../server/domain/search/reindex.ts';
 import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
-import { purgeSpentUploads } from '../server/domain/uploads/uploads.service.ts';
+import { purgeSpentUploads, userUploadsPrefix } from '../server/domain/uploads/uploads.service.ts';
 import { sweepWebhooks } from '../server/domain/webhooks/queue.ts';
 import { enqueue, findJob, type Queues } from '../server/queue.ts';
 import { JOBS, QUEUES } from '../src/jobs.ts';
@@ -85,6 +85,7 @@ export function maintenanceProcessor(
       await fs.rm(userFilesDir(dataDir, userId), { recursive: true, force: true });
       // The same prefix in the configured store (a bucket, when it is not this directory).
       await deps.storage.removePrefix(`${userId}/`);
+      await deps.storage.removePrefix(userUploadsPrefix(userId));
       return { userId };
     },
   });

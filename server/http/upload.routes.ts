@@ -2,6 +2,8 @@ import express, { type RequestHandler, Router } from 'express';
 import { UPLOAD_MAX_BYTES } from '../../src/schemas/extension.ts';
 import { clock } from '../clock.ts';
 import type { AppDeps } from '../deps.ts';
+import { claimUploadKey, releaseUploadKey } from '../domain/uploads/uploads.service.ts';
+import { languageFromHeader, translator } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
 import { LOCAL_UPLOAD_PATH, LocalStorage } from '../storage/local.ts';
 
@@ -26,7 +28,8 @@ const fieldOf = (form: FormData, name: string) => {
  * `POST /upload`: the local store's upload target (spec section 7's object-storage POST), only
  * when STORAGE is local. The form's policy must carry this server's signature, be unexpired and
  * name the posted key, and the file must fit its size limit; anything else is a 403 that stores
- * nothing. Success is a bare 200, as `success_action_status` asks.
+ * nothing. A key takes one file: a policy posted again (or twice at once) is a 409 that says so.
+ * Success is a bare 200, as `success_action_status` asks.
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -64,7 +67,19 @@ export function uploadRoutes(deps: AppDeps): Router {
           res.status(403).json({ error: { code: 'AccessDenied' } });
           return;
         }
-        await storage.write(fields.key as string, Buffer.from(await file.arrayBuffer()));
+        const key = fields.key as string;
+        const em = deps.orm.em.fork();
+        if (!(await claimUploadKey(em, key))) {
+          const t = translator(languageFromHeader(req.get('accept-language')));
+          res.status(409).json({ error: { code: 'KeyAlreadyUsed', message: t('errors.uploadKeyUsed') } });
+          return;
+        }
+        try {
+          await storage.write(key, Buffer.from(await file.arrayBuffer()));
+        } catch (error) {
+          await releaseUploadKey(em, key);
+          throw error;
+        }
         res.status(200).end();
       } catch (error) {
         log.error('upload failed', errorFields(error));

@@ -1,8 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { type FileStorage, FileTooLargeError, type UploadForm, type UploadRequest } from './storage.ts';
+import {
+  type FileStorage,
+  FileTooLargeError,
+  folderPrefix,
+  type UploadForm,
+  type UploadRequest,
+} from './storage.ts';
 
 /** What the local driver signs: the key, the size limit and the expiry (OSS's policy shape). */
 const zLocalPolicy = z.object({
@@ -20,6 +27,8 @@ export const LOCAL_ACCESS_ID = 'margin-local';
 export const LOCAL_UPLOAD_PATH = '/upload';
 
 const SECRET_FILE = '.upload-secret';
+const PARTIAL_SUFFIX = '.partial';
+const LIST_PAGE = 1000;
 
 /** Why a local upload form is refused; each is answered 403 without saying which. */
 export type LocalUploadRefusal = 'malformed' | 'signature' | 'expired' | 'key' | 'size';
@@ -119,7 +128,7 @@ export class LocalStorage implements FileStorage {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     // Written aside and renamed, so a reader never sees half a file.
-    const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    const partial = `${file}.${randomBytes(6).toString('hex')}${PARTIAL_SUFFIX}`;
     await fs.writeFile(partial, body);
     await fs.rename(partial, file);
   }
@@ -129,7 +138,24 @@ export class LocalStorage implements FileStorage {
   }
 
   async removePrefix(prefix: string): Promise<void> {
-    if (!prefix.endsWith('/')) throw new Error(`storage prefix must end with /: ${prefix}`);
-    await fs.rm(this.pathOf(prefix), { recursive: true, force: true });
+    await fs.rm(this.pathOf(folderPrefix(prefix)), { recursive: true, force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<string[]> {
+    const folder = this.pathOf(folderPrefix(prefix));
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(folder, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const keys = entries
+      // A `.partial` file is a write in progress (see `write`), not yet a stored file.
+      .filter((entry) => entry.isFile() && !entry.name.endsWith(PARTIAL_SUFFIX))
+      .map((entry) =>
+        path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+      );
+    for (let start = 0; start < keys.length; start += LIST_PAGE) yield keys.slice(start, start + LIST_PAGE);
   }
 }

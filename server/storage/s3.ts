@@ -10,7 +10,13 @@ import {
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { clock } from '../clock.ts';
 import type { StorageConfig } from '../config.ts';
-import { type FileStorage, FileTooLargeError, type UploadForm, type UploadRequest } from './storage.ts';
+import {
+  type FileStorage,
+  FileTooLargeError,
+  folderPrefix,
+  type UploadForm,
+  type UploadRequest,
+} from './storage.ts';
 
 type S3Settings = Extract<StorageConfig, { driver: 's3' }>;
 
@@ -78,12 +84,28 @@ export class S3Storage implements FileStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  async *list(prefix: string): AsyncIterable<string[]> {
+    let token: string | undefined;
+    do {
+      const listed = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: folderPrefix(prefix),
+          ContinuationToken: token,
+        }),
+      );
+      const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+      if (keys.length) yield keys;
+      token = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+    } while (token);
+  }
+
   async removePrefix(prefix: string): Promise<void> {
-    if (!prefix.endsWith('/')) throw new Error(`storage prefix must end with /: ${prefix}`);
+    const folder = folderPrefix(prefix);
     // Listed a page (up to 1,000 keys) at a time, each page deleted in one request.
     for (;;) {
       const listed = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix }),
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: folder }),
       );
       const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
       if (!keys.length) return;

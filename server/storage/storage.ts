@@ -29,6 +29,14 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
   /** Every file whose key starts with `prefix` (a `/`-ended folder of keys, e.g. an account's). */
   removePrefix(prefix: string): Promise<void>;
+  /** The keys of every file under `prefix` (a `/`-ended folder of keys), a page at a time. */
+  list(prefix: string): AsyncIterable<string[]>;
+}
+
+/** A folder of keys as `removePrefix` and `list` take it: `/`-ended, so `1/` never reaches `10/`. */
+export function folderPrefix(prefix: string): string {
+  if (!prefix.endsWith('/')) throw new Error(`storage prefix must end with /: ${prefix}`);
+  return prefix;
 }
 
 export class FileTooLargeError extends Error {

@@ -115,9 +115,10 @@ export const zUploadPolicy = z
   .meta({ id: 'UploadPolicy' });
 export type UploadPolicy = z.infer<typeof zUploadPolicy>;
 
+/** `uploads/<account>/<id>.txt`; keys issued before uploads had a folder of their own were `<account>/uploads/<id>.txt`. */
 export const zUploadKey = zText()
   .max(200)
-  .regex(/^[0-9]+\/uploads\/[0-9A-Za-z-]{8,64}\.txt$/, 'errors.uploadNotFound');
+  .regex(/^(?:uploads\/[0-9]+|[0-9]+\/uploads)\/[0-9A-Za-z-]{8,64}\.txt$/, 'errors.uploadNotFound');
 
 export const zUploadCompleteInput = z.object({ key: zUploadKey });
 

@@ -33,7 +33,7 @@ export { Order } from './order.entity.ts';
 export { Session } from './session.entity.ts';
 export { StoredFile } from './stored-file.entity.ts';
 export { SyncToken } from './sync-token.entity.ts';
-export { Upload } from './upload.entity.ts';
+export { Upload, type UploadState } from './upload.entity.ts';
 export { User } from './user.entity.ts';
 export { UserSetting } from './user-setting.entity.ts';
 export { VerificationCode } from './verification-code.entity.ts';

@@ -4,7 +4,7 @@ import { newId } from '../../../src/rules/id.ts';
 import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 import { parseUploadFile, UPLOAD_MAX_BYTES, type UploadPolicy } from '../../../src/schemas/extension.ts';
 import { clock } from '../../clock.ts';
-import { Note, Upload, type User } from '../../db/entities/index.ts';
+import { Note, Upload, type UploadState, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { type FileStorage, FileTooLargeError } from '../../storage/index.ts';
 import { clipHtml, urlHash } from '../notes/clip.service.ts';
@@ -12,8 +12,13 @@ import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 
 /** How long an upload policy may be used. */
 export const UPLOAD_POLICY_TTL_MS = 15 * 60_000;
-/** Issued policies are forgotten this long after they expire. */
+/** Issued policies are forgotten this long after they expire (until then a completion retry gets its note). */
 const UPLOAD_ROW_KEEP_MS = 24 * 60 * 60_000;
+/** Where every upload is stored, in a folder per account: the purge lists it for files without a live key. */
+export const UPLOADS_PREFIX = 'uploads/';
+export const userUploadsPrefix = (userId: number) => `${UPLOADS_PREFIX}${userId}/`;
+/** The states in which a key may hold a file. */
+const HOLDING: UploadState[] = ['issued', 'uploaded'];
 
 export interface UploadDeps extends LimitStore {
   storage: FileStorage;
@@ -36,10 +41,10 @@ export async function createUploadPolicy(
   await enforceLimits(deps.redis, deps.redisPrefix, [
     { key: `uploads:hour:${user.id}`, ...LIMITS.uploads.perUserHour },
   ]);
-  // Under the user's own directory, which goes with the account.
-  const key = `${user.id}/uploads/${newId()}.txt`;
+  // Recorded before the form is signed, so no file can be stored under a key without an owner row.
+  const key = `${userUploadsPrefix(user.id)}${newId()}.txt`;
   const expiresAt = new Date(clock.now().getTime() + UPLOAD_POLICY_TTL_MS);
-  await em.insert(Upload, { key, user: user.id, url, expiresAt, createdAt: clock.now() });
+  await em.insert(Upload, { key, user: user.id, url, expiresAt, state: 'issued', createdAt: clock.now() });
   const form = await deps.storage.uploadForm({
     key,
     maxBytes: UPLOAD_MAX_BYTES,
@@ -60,10 +65,29 @@ export async function createUploadPolicy(
 }
 
 /**
+ * The local store's upload target takes the key's one file: true once per key, while it is issued
+ * and unexpired (at once, so of two posts with one policy one stores its file); false refuses it.
+ */
+export async function claimUploadKey(em: EntityManager, key: string): Promise<boolean> {
+  const claimed = await em.nativeUpdate(
+    Upload,
+    { key, state: 'issued', expiresAt: { $gt: clock.now() } },
+    { state: 'uploaded' },
+  );
+  return claimed === 1;
+}
+
+/** Gives a claimed key back (its file could not be stored, or could not be read as a page). */
+export async function releaseUploadKey(em: EntityManager, key: string): Promise<void> {
+  await em.nativeUpdate(Upload, { key, state: 'uploaded' }, { state: 'issued' });
+}
+
+/**
  * The policy's callback: parses the uploaded page into the note for the policy's URL (the file's
  * own header cannot move it to another page). The first completion claims the upload; a retry, or
- * a second call at once, answers with the same note. The stored file is removed once parsed: the
- * note keeps the HTML.
+ * a second call at once, answers with the same note. The stored file is removed once parsed (the
+ * note keeps the HTML) and the key is spent; a file that is no page is removed and the key may
+ * take another until it expires.
  */
 export async function completeUpload(
   em: EntityManager,
@@ -75,6 +99,7 @@ export async function completeUpload(
   if (!upload) throw new AppError('NOT_FOUND', 'errors.uploadNotFound');
   if (upload.noteId)
     return { note: await em.findOneOrFail(Note, { id: upload.noteId, user: user.id }), created: false };
+  if (upload.state === 'spent') throw new AppError('NOT_FOUND', 'errors.uploadNotFound');
   let bytes: Buffer | null;
   try {
     bytes = await deps.storage.read(key, UPLOAD_MAX_BYTES);
@@ -84,7 +109,11 @@ export async function completeUpload(
   }
   if (!bytes) throw new AppError('NOT_FOUND', 'errors.uploadNotFound');
   const file = parseUploadFile(bytes.toString('utf8'));
-  if (!file) throw new AppError('BAD_REQUEST', 'errors.uploadInvalid');
+  if (!file) {
+    await deps.storage.remove(key);
+    await releaseUploadKey(em, key);
+    throw new AppError('BAD_REQUEST', 'errors.uploadInvalid');
+  }
   const claimed = await em.nativeUpdate(
     Upload,
     { key, user: user.id, completedAt: null },
@@ -98,7 +127,7 @@ export async function completeUpload(
   }
   try {
     const result = await clipHtml(em, deps.queues, user, { url: upload.url, html: file.html });
-    await em.nativeUpdate(Upload, { key }, { noteId: result.note.id });
+    await em.nativeUpdate(Upload, { key }, { noteId: result.note.id, state: 'spent' });
     await deps.storage.remove(key);
     return result;
   } catch (error) {
@@ -107,14 +136,32 @@ export async function completeUpload(
   }
 }
 
-/** Policies long expired, and their files if never completed (run with the session purge). */
+/**
+ * Run with the session purge. Every stored byte keeps an owner row: the files of expired keys are
+ * removed (their keys spent), then every file under UPLOADS_PREFIX whose key is spent or has no
+ * row (a bucket takes a post after completion, or after Margin's clock says the key expired);
+ * rows are forgotten a day after they expire.
+ */
 export async function purgeSpentUploads(em: EntityManager, storage: FileStorage, now = clock.now()) {
-  const before = new Date(now.getTime() - UPLOAD_ROW_KEEP_MS);
-  const spent = await em.find(
+  const expired = await em.find(
     Upload,
-    { expiresAt: { $lte: before } },
-    { fields: ['key', 'completedAt'], limit: 1000 },
+    { expiresAt: { $lte: now }, state: { $in: HOLDING } },
+    { fields: ['key'], limit: 1000 },
   );
-  for (const upload of spent) if (!upload.completedAt) await storage.remove(upload.key);
-  return em.nativeDelete(Upload, { key: { $in: spent.map((u) => u.key) } });
+  for (const upload of expired) await storage.remove(upload.key);
+  await em.nativeUpdate(Upload, { key: { $in: expired.map((u) => u.key) } }, { state: 'spent' });
+
+  let orphans = 0;
+  for await (const keys of storage.list(UPLOADS_PREFIX)) {
+    const held = await em.find(Upload, { key: { $in: keys }, state: { $in: HOLDING } }, { fields: ['key'] });
+    const owned = new Set(held.map((upload) => upload.key));
+    for (const key of keys.filter((k) => !owned.has(k))) {
+      await storage.remove(key);
+      orphans++;
+    }
+  }
+  const forgotten = await em.nativeDelete(Upload, {
+    expiresAt: { $lte: new Date(now.getTime() - UPLOAD_ROW_KEEP_MS) },
+  });
+  return { expired: expired.length, orphans, forgotten };
 }
