@@ -92,7 +92,7 @@ async function jobsLeft(): Promise<Job[]> {
 
 /** Waits for a mail job to end and leave Redis (as a sent one, or one with nothing to send, does). */
 const mailJobGone = (id: string) =>
-  waitFor(async () => ((await deps.queues.mail.getJob(id)) ? undefined : true), 10_000, `mail ${id} to go`);
+  waitFor(async () => ((await deps.queues.mail.getJob(id)) ? undefined : true), 20_000, `mail ${id} to go`);
 
 const failedMail = (id: string) =>
   waitFor(
@@ -100,7 +100,7 @@ const failedMail = (id: string) =>
       const job = await deps.queues.mail.getJob(id);
       return (await job?.getState()) === 'failed' ? job : undefined;
     },
-    10_000,
+    20_000,
     `mail ${id} to fail`,
   );
 
@@ -199,7 +199,7 @@ describe('deleting an account', () => {
     await leaving.caller.account.delete({ code });
     await waitFor(
       async () => ((await findJob(deps.queues, 'deleteUserFiles', { userId })) ? undefined : true),
-      10_000,
+      20_000,
       'the account’s files to be deleted',
     );
 
