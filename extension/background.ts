@@ -1,4 +1,5 @@
 import { CoreType } from '../src/enums.ts';
+import { confirmPagePath, formatDeviceCode, newClientId, newDeviceCode } from '../src/rules/device-flow.ts';
 import { EXTENSION_SERVICE_ID, UploadContentType, uploadFile } from '../src/rules/extension.ts';
 import type { ExtensionPage, ExtensionSettings, UploadPolicy } from '../src/schemas/extension.ts';
 import { ApiError, callApi, market, normalizeServer, pollToken, postUpload } from './lib/api.ts';
@@ -12,7 +13,14 @@ import type {
   PopupRequest,
   Status,
 } from './lib/messages.ts';
-import { defaultServer, type QueuedChange, readStored, updateQueue, writeStored } from './lib/store.ts';
+import {
+  defaultServer,
+  type QueuedChange,
+  readStored,
+  type Stored,
+  updateQueue,
+  writeStored,
+} from './lib/store.ts';
 
 // The extension's background: the only part that talks to the Margin server. Content scripts
 // and the popup ask it by message; what cannot reach the server waits in a queue (storage) and
@@ -252,11 +260,6 @@ async function createHighlight(
 
 // ── Connecting (the device flow) ───────────────────────────────────────────────────────────
 
-function newClientId(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
-  return Array.from(crypto.getRandomValues(new Uint8Array(24)), (b) => alphabet[b & 63]).join('');
-}
-
 let polling = false;
 async function waitForConfirmation(): Promise<void> {
   if (polling) return;
@@ -265,7 +268,7 @@ async function waitForConfirmation(): Promise<void> {
     const until = Date.now() + POLL_FOR_MS;
     while (Date.now() < until) {
       const { server, connecting } = await readStored();
-      if (!connecting) return;
+      if (!connecting?.userCode) return;
       try {
         const token = await pollToken(server, connecting);
         if (token) {
@@ -288,13 +291,24 @@ async function waitForConfirmation(): Promise<void> {
 async function connect(input: string): Promise<void> {
   const server = normalizeServer(input);
   if (!server) throw new Error(await t('extension.serverInvalid'));
-  const clientId = newClientId();
-  await writeStored({ server, connecting: clientId, token: null, settings: null, lastError: null });
-  await chrome.tabs.create({ url: `${server}/page/gentoken/${EXTENSION_SERVICE_ID}/${clientId}` });
+  const connecting = { clientId: newClientId(), userCode: newDeviceCode() };
+  // The first poll registers the code before the page's address (the client id) is out.
+  await pollToken(server, connecting);
+  await writeStored({ server, connecting, token: null, settings: null, lastError: null });
+  await chrome.tabs.create({ url: `${server}${confirmPagePath(EXTENSION_SERVICE_ID, connecting.clientId)}` });
   void waitForConfirmation();
 }
 
 // ── Messages ───────────────────────────────────────────────────────────────────────────────
+
+/** The code to fill in when `url` is the confirmation page this extension opened and waits on. */
+function confirmingCode(url: string, stored: Stored): string | null {
+  const { server, connecting } = stored;
+  if (!connecting?.userCode) return null;
+  return url === `${server}${confirmPagePath(EXTENSION_SERVICE_ID, connecting.clientId)}`
+    ? connecting.userCode
+    : null;
+}
 
 async function isAppPage(url: string | undefined): Promise<boolean> {
   if (!url) return false;
@@ -310,7 +324,8 @@ async function hello(url: string, sender: chrome.runtime.MessageSender): Promise
   const stored = await readStored();
   const app = (await isAppPage(url)) ? { mkt: market(), v: __VERSION__, mktv: __VERSION__ } : null;
   if (!stored.token || app) {
-    return { settings: null, language: 'en', messages: {}, highlights: [], readerUrl: null, app };
+    const deviceCode = app ? confirmingCode(url, stored) : null;
+    return { settings: null, language: 'en', messages: {}, highlights: [], readerUrl: null, app, deviceCode };
   }
   const settings = stored.settings ?? (await refreshSettings());
   const language = pickLanguage(settings?.language);
@@ -322,6 +337,7 @@ async function hello(url: string, sender: chrome.runtime.MessageSender): Promise
     highlights: page?.highlights ?? [],
     readerUrl: page?.note?.readerUrl ?? null,
     app,
+    deviceCode: null,
   };
 }
 
@@ -382,7 +398,7 @@ async function status(tabId: number | undefined): Promise<Status> {
   return {
     server: stored.server,
     connected: Boolean(stored.token),
-    connecting: Boolean(stored.connecting),
+    connecting: stored.connecting?.userCode ? formatDeviceCode(stored.connecting.userCode) : null,
     lastError: stored.lastError,
     queued: stored.queue.length,
     language: pickLanguage(stored.settings?.language),

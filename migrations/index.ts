@@ -26,6 +26,7 @@ import { Migration20261130120000_stored_images } from './Migration20261130120000
 import { Migration20261130130000_daily_moves } from './Migration20261130130000_daily_moves.ts';
 import { Migration20261201100000_note_highlight_tags } from './Migration20261201100000_note_highlight_tags.ts';
 import { Migration20261202100000_code_mail_key } from './Migration20261202100000_code_mail_key.ts';
+import { Migration20261202110000_device_codes } from './Migration20261202110000_device_codes.ts';
 import { Migration20261202120000_upload_state } from './Migration20261202120000_upload_state.ts';
 
 export const MIGRATIONS = [
@@ -55,5 +56,6 @@ export const MIGRATIONS = [
   Migration20261130130000_daily_moves,
   Migration20261201100000_note_highlight_tags,
   Migration20261202100000_code_mail_key,
+  Migration20261202110000_device_codes,
   Migration20261202120000_upload_state,
 ];

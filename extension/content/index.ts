@@ -1,4 +1,5 @@
 import { HighlightStyle, TextTooltipStyle } from '../../src/enums.ts';
+import { DEVICE_CODE_MARK } from '../../src/rules/device-flow.ts';
 import { shortcutOf } from '../../src/rules/extension.ts';
 import type { ExtensionSettings } from '../../src/schemas/extension.ts';
 import type { Selectors } from '../../src/schemas/highlights.ts';
@@ -391,6 +392,7 @@ async function start() {
     html.setAttribute('mkt', answer.app.mkt);
     html.setAttribute('v', answer.app.v);
     html.setAttribute('mktv', answer.app.mktv);
+    if (answer.deviceCode) html.setAttribute(DEVICE_CODE_MARK, answer.deviceCode);
     return;
   }
   if (

@@ -74,11 +74,14 @@ export async function callApi<T>(
 }
 
 /** The device flow's poll: the token once the user confirmed, null while waiting; throws when the ticket is gone. */
-export async function pollToken(server: string, clientId: string): Promise<string | null> {
+export async function pollToken(
+  server: string,
+  connecting: { clientId: string; userCode: string },
+): Promise<string | null> {
   const response = await request(`${server}/api/sync/v1/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ clientId }),
+    body: JSON.stringify(connecting),
   });
   if (response.ok) return ((await response.json()) as { token: string }).token;
   if (response.status === 410) throw new ApiError('refused', 410, 'expired');

@@ -37,6 +37,8 @@ export interface PageAnswer {
   readerUrl: string | null;
   /** Set on the connected Margin server's own pages. */
   app: AppMarks | null;
+  /** On the confirmation page the extension opened (only there): the code it shows, to fill in. */
+  deviceCode: string | null;
 }
 
 export type ContentRequest =
@@ -72,7 +74,8 @@ export interface CollectedPage {
 export interface Status {
   server: string;
   connected: boolean;
-  connecting: boolean;
+  /** While the user confirms in Margin: the code the confirmation page asks for. */
+  connecting: string | null;
   lastError: string | null;
   queued: number;
   language: string;

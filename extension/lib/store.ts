@@ -13,8 +13,8 @@ export type QueuedChange =
 export interface Stored {
   server: string;
   token: string | null;
-  /** The device flow's client id while the user confirms in the browser. */
-  connecting: string | null;
+  /** The device flow's client id and the code shown, while the user confirms in the browser. */
+  connecting: { clientId: string; userCode: string } | null;
   settings: ExtensionSettings | null;
   queue: QueuedChange[];
   lastError: string | null;

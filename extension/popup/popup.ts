@@ -52,7 +52,11 @@ function render(status: Status) {
     parts.push(node('label', {}, t('extension.serverLabel'), field));
     parts.push(
       status.connecting
-        ? node('p', { class: 'muted', 'data-testid': 'connecting' }, t('extension.connecting'))
+        ? node(
+            'p',
+            { class: 'muted', 'data-testid': 'connecting' },
+            t('extension.connecting', { code: status.connecting }),
+          )
         : node('p', { class: 'muted' }, t('extension.connectHint')),
     );
     parts.push(

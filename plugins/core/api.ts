@@ -40,9 +40,12 @@ export class SyncApi {
     this.bearer = bearer;
   }
 
-  /** One step of the device flow: the token once the user confirmed, null while waiting. */
-  async token(clientId: string): Promise<string | null> {
-    const { status, body } = await this.post<TokenBody>('/token', { clientId });
+  /**
+   * One step of the device flow: the token once the user confirmed, null while waiting. The
+   * first call registers the code the plugin shows; only a call with that code gets the token.
+   */
+  async token(clientId: string, userCode?: string): Promise<string | null> {
+    const { status, body } = await this.post<TokenBody>('/token', { clientId, userCode });
     return status === 202 ? null : body.token;
   }
 

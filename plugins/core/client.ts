@@ -1,6 +1,7 @@
+import { formatDeviceCode, newClientId, newDeviceCode } from '../../src/rules/device-flow.ts';
 import type { PULL_SERVICE_IDS } from '../../src/schemas/sync.ts';
 import { normalizeServer, SyncApi, SyncApiError } from './api.ts';
-import { confirmPageUrl, DEFAULT_POLL, newClientId, type PollOptions, pollForToken } from './device-flow.ts';
+import { confirmPageUrl, DEFAULT_POLL, type PollOptions, pollForToken } from './device-flow.ts';
 import type { HttpFn } from './http.ts';
 import { type PullResult, pull } from './pull.ts';
 import type { SyncState } from './state.ts';
@@ -12,7 +13,8 @@ export const SERVICE_IDS: Pick<typeof PULL_SERVICE_IDS, PluginApp> = { obsidian:
 
 export type SyncStatus =
   | { kind: 'disconnected'; message?: string }
-  | { kind: 'connecting' }
+  /** Waiting for the user to confirm in the browser, where they enter `code`. */
+  | { kind: 'connecting'; code: string }
   | { kind: 'syncing' }
   | { kind: 'idle'; lastSyncAt: number | null; message?: string }
   /** Another client holds the sync lease (HTTP 409); a retry is scheduled. */
@@ -74,14 +76,19 @@ export class SyncClient {
     const controller = new AbortController();
     this.connecting = controller;
     const clientId = newClientId();
-    this.setStatus({ kind: 'connecting' });
-    this.options.openUrl(confirmPageUrl(server, SERVICE_IDS[this.options.app], clientId));
+    const userCode = newDeviceCode();
+    this.setStatus({ kind: 'connecting', code: formatDeviceCode(userCode) });
     try {
       const api = new SyncApi(this.options.http, server);
-      const token = await pollForToken(api, clientId, {
-        ...(this.options.poll ?? DEFAULT_POLL),
-        signal: controller.signal,
-      });
+      // The first poll registers the code before the page's address (the client id) is out.
+      // (No one can have confirmed it yet, so this poll never answers a token.)
+      await api.token(clientId, userCode);
+      this.options.openUrl(confirmPageUrl(server, SERVICE_IDS[this.options.app], clientId));
+      const token = await pollForToken(
+        api,
+        { clientId, userCode },
+        { ...(this.options.poll ?? DEFAULT_POLL), signal: controller.signal },
+      );
       // A new connection starts from the beginning; the files already written are found again by id.
       await this.update({ token, clientId, cursor: null });
       this.setStatus({ kind: 'idle', lastSyncAt: this.state.lastSyncAt, message: 'Connected to Margin.' });
@@ -196,7 +203,7 @@ export function statusText(status: SyncStatus): string {
     case 'disconnected':
       return status.message ? `Margin: not connected (${status.message})` : 'Margin: not connected';
     case 'connecting':
-      return 'Margin: waiting for confirmation in the browser…';
+      return `Margin: confirm in the browser with the code ${status.code}…`;
     case 'syncing':
       return 'Margin: syncing…';
     case 'idle':

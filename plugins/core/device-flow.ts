@@ -1,18 +1,9 @@
+import { confirmPagePath } from '../../src/rules/device-flow.ts';
 import { normalizeServer, type SyncApi, SyncApiError } from './api.ts';
 
-const CLIENT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
-
-/** A fresh random client id (`[A-Za-z0-9_-]`, 24 symbols ≈ 144 bits). */
-export function newClientId(length = 24): string {
-  const bytes = new Uint8Array(length);
-  globalThis.crypto.getRandomValues(bytes);
-  // 64 symbols: the low 6 bits of a byte pick one without bias.
-  return Array.from(bytes, (byte) => CLIENT_ID_ALPHABET[byte & 63]).join('');
-}
-
-/** The page where the signed-in user confirms this client. */
+/** The page where the signed-in user confirms this client: it asks for the code the plugin shows. */
 export function confirmPageUrl(server: string, serviceId: number, clientId: string): string {
-  return `${normalizeServer(server)}/page/gentoken/${serviceId}/${encodeURIComponent(clientId)}`;
+  return `${normalizeServer(server)}${confirmPagePath(serviceId, clientId)}`;
 }
 
 export interface PollOptions {
@@ -23,7 +14,8 @@ export interface PollOptions {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_POLL: PollOptions = { intervalMs: 1000, maxTries: 60 };
+/** Five minutes: time to sign in and type the code. */
+export const DEFAULT_POLL: PollOptions = { intervalMs: 1000, maxTries: 300 };
 
 export class DeviceFlowError extends Error {
   readonly reason: 'expired' | 'timeout' | 'cancelled';
@@ -37,13 +29,20 @@ export class DeviceFlowError extends Error {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls `/token` until the user confirms (200), the ticket is gone (410) or the tries run out. */
-export async function pollForToken(api: SyncApi, clientId: string, options = DEFAULT_POLL): Promise<string> {
+/**
+ * Polls `/token` with the client's id and the code it shows until the user confirms (200), the
+ * ticket is gone (410) or the tries run out.
+ */
+export async function pollForToken(
+  api: SyncApi,
+  client: { clientId: string; userCode: string },
+  options = DEFAULT_POLL,
+): Promise<string> {
   const sleep = options.sleep ?? wait;
   for (let attempt = 0; attempt < options.maxTries; attempt++) {
     if (options.signal?.aborted) throw new DeviceFlowError('cancelled', 'Connecting was cancelled.');
     try {
-      const token = await api.token(clientId);
+      const token = await api.token(client.clientId, client.userCode);
       if (token) return token;
     } catch (error) {
       if (error instanceof SyncApiError && error.status === 410) {

@@ -66,7 +66,13 @@ export interface LogseqHost {
     registerUIItem(type: 'toolbar', item: { key: string; template: string }): void;
   };
   UI: {
-    showMsg(content: string, status?: 'success' | 'warning' | 'error'): Promise<unknown>;
+    /** With a `key`, the message can be closed by it; a `timeout` of 0 keeps it until then. */
+    showMsg(
+      content: string,
+      status?: 'success' | 'warning' | 'error',
+      options?: { key?: string; timeout?: number },
+    ): Promise<unknown>;
+    closeMsg(key: string): void;
   };
 }
 

@@ -40,6 +40,9 @@ function parseState(saved: unknown) {
   }
 }
 
+/** The key of the message that shows the code while connecting. */
+const CODE_MESSAGE = 'margin-connect-code';
+
 function main(host: LogseqHost): void {
   // biome-ignore lint/correctness/useHookAtTopLevel: Logseq's settings API, not a React hook.
   host.useSettingsSchema([...SETTINGS]);
@@ -55,6 +58,10 @@ function main(host: LogseqHost): void {
     saveState: async (state) => host.updateSettings({ syncState: JSON.stringify(state) }),
     openUrl: (url) => void host.App.openExternalLink(url),
     onStatus: (status) => {
+      // The code to enter in the browser stays on screen until connecting ends.
+      if (status.kind === 'connecting')
+        void host.UI.showMsg(statusText(status), 'success', { key: CODE_MESSAGE, timeout: 0 });
+      else if (shown === 'connecting') host.UI.closeMsg(CODE_MESSAGE);
       // A scheduled sync that keeps failing says so once, not every few minutes.
       const failing =
         status.kind === 'error' ||
@@ -74,7 +81,6 @@ function main(host: LogseqHost): void {
     );
   };
   const connect = async () => {
-    void host.UI.showMsg('Confirm the connection in the browser window that opened.');
     await client.connect();
     announce();
   };

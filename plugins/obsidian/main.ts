@@ -15,6 +15,8 @@ export default class MarginSyncPlugin extends Plugin implements SettingsHost {
   override settings: ObsidianSettings = { ...DEFAULT_SETTINGS };
   client!: SyncClient;
   private statusBar!: HTMLElement;
+  /** The code to enter in the browser, shown until connecting ends. */
+  private codeNotice: Notice | null = null;
 
   override async onload(): Promise<void> {
     const saved = ((await this.loadData()) ?? {}) as SavedData;
@@ -52,7 +54,6 @@ export default class MarginSyncPlugin extends Plugin implements SettingsHost {
   }
 
   async connect(): Promise<void> {
-    new Notice('Confirm the connection in the browser window that opened.');
     await this.client.connect();
     this.announce(this.client.status);
   }
@@ -68,6 +69,9 @@ export default class MarginSyncPlugin extends Plugin implements SettingsHost {
 
   private showStatus(status: SyncStatus): void {
     this.statusBar.setText(statusText(status));
+    this.codeNotice?.hide();
+    // Stays until connecting ends: the user reads the code off it while typing it in the browser.
+    this.codeNotice = status.kind === 'connecting' ? new Notice(statusText(status), 0) : null;
   }
 
   /** A notice for what the user just asked for: the sync's summary, or why it failed. */

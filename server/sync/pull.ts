@@ -161,14 +161,14 @@ export async function trashNote(deps: AppDeps, em: EntityManager, caller: SyncCa
   await queueChangedPushes(em, deps, caller.user.id);
 }
 
-/** A plugin's device-flow poll, limited per address. */
+/** A plugin's device-flow poll (with the code it shows, if it is one of Margin's), limited per address. */
 export async function pollDeviceToken(
   deps: AppDeps,
   em: EntityManager,
-  input: { ip: string; clientId: string },
+  input: { ip: string; clientId: string; userCode?: string | undefined },
 ): Promise<DeviceRedemption> {
   await enforceLimits(deps.redis, deps.config.redisPrefix, [
     { key: `sync-token:ip:${input.ip}`, ...LIMITS.devicePoll.perIp },
   ]);
-  return redeemDeviceTicket(em, input.clientId);
+  return redeemDeviceTicket(em, input.clientId, input.userCode);
 }

@@ -79,10 +79,7 @@ export function v1Routes(deps: AppDeps): Router {
 
   router.post('/token', async (req, res) => {
     const input = zSyncTokenRequest.parse(req.body);
-    const result = await pollDeviceToken(deps, deps.orm.em.fork(), {
-      ip: req.ip ?? '',
-      clientId: input.clientId,
-    });
+    const result = await pollDeviceToken(deps, deps.orm.em.fork(), { ip: req.ip ?? '', ...input });
     if (result.state === 'token') res.json({ token: result.token });
     else sendFailure(req, res, result.state === 'pending' ? DEVICE_PENDING : DEVICE_EXPIRED);
   });

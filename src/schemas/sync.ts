@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { enumValues, Flow, type ValueOf } from '../enums.ts';
+import { DEVICE_CODE_PATTERN, normalizeDeviceCode } from '../rules/device-flow.ts';
 import { zText } from '../rules/text.ts';
 import { zDay } from './daily.ts';
 import { EXTENSION_SERVICE_ID } from './extension.ts';
@@ -197,7 +198,13 @@ export const zSyncClientId = zText()
   .max(128, 'errors.syncClientInvalid')
   .regex(/^[A-Za-z0-9_-]{8,128}$/, 'errors.syncClientInvalid');
 
-export const zSyncTokenRequest = z.object({ clientId: zSyncClientId });
+/** The code a Margin plugin shows while it connects (src/rules/device-flow.ts), as typed or sent. */
+export const zDeviceCode = zText()
+  .max(32, 'errors.deviceCodeWrong')
+  .transform(normalizeDeviceCode)
+  .pipe(z.string().regex(DEVICE_CODE_PATTERN, 'errors.deviceCodeWrong'));
+/** A device-flow poll; Margin's plugins send the code they show (the seed's plugins show none). */
+export const zSyncTokenRequest = z.object({ clientId: zSyncClientId, userCode: zDeviceCode.optional() });
 export const zSyncTokenResponse = z.object({ token: z.string() });
 
 export const zSyncInitRequest = z.object({
@@ -303,6 +310,8 @@ export const zCreatedSyncToken = z.object({ token: z.string(), view: zSyncTokenV
 export const zConfirmDeviceInput = z.object({
   serviceId: z.number().int().min(0).max(1000),
   clientId: zSyncClientId,
+  /** The code the plugin shows, as the user typed it; needed when the plugin registered one. */
+  userCode: zDeviceCode.optional(),
 });
 
 // ---- Push tools (flomo, WorkFlowy, SiYuan) --------------------------------------------------

@@ -1,6 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { CoreType } from '../../src/enums.ts';
+import {
+  confirmPagePath,
+  formatDeviceCode,
+  newClientId,
+  newDeviceCode,
+} from '../../src/rules/device-flow.ts';
 import { newId } from '../../src/rules/id.ts';
 import { e2eFixture, type SignedInUser } from '../helpers/e2e.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
@@ -70,6 +76,42 @@ describe('sync settings in Chromium', () => {
     await page.goto(app.url(`/page/gentoken/99/${clientId}`));
     await page.getByText('Margin does not know that note tool.').waitFor();
     await expect(page.getByRole('button', { name: 'Allow' }).count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  test('device flow with a code: the page of a plugin that shows one asks for it; a wrong code is refused, the right one connects', async () => {
+    const clientId = newClientId();
+    const userCode = newDeviceCode();
+    const poll = () =>
+      fetch(app.url('/api/sync/v1/token'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId, userCode }),
+      });
+    // The plugin registers its code with its first poll, before it opens the page.
+    expect((await poll()).status).toBe(202);
+    const user = await app.user({ email: 'device-code@example.test' });
+    const { page } = await app.signIn(confirmPagePath(7, clientId), { user });
+    const field = page.getByLabel('Code shown by Obsidian');
+    await field.waitFor();
+    const allow = page.getByRole('button', { name: 'Allow' });
+    await expect(allow.isDisabled()).resolves.toBe(true);
+
+    await field.fill(userCode === 'BBBBBBBB' ? 'CCCC-CCCC' : 'BBBB-BBBB');
+    await allow.click();
+    await expect(page.getByTestId('device-error').textContent()).resolves.toBe(
+      'That is not the code the plugin shows. Check it and try again.',
+    );
+    expect((await poll()).status).toBe(202);
+
+    await field.fill(formatDeviceCode(userCode).toLowerCase());
+    await allow.click();
+    await expect(page.getByTestId('device-done').textContent()).resolves.toBe(
+      'Connected. You can return to Obsidian.',
+    );
+    const answer = await poll();
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { token: string }).token).toMatch(/^msync_/);
     await page.context().close();
   });
 

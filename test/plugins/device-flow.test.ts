@@ -16,21 +16,22 @@ function tokenEndpoint(answers: (string | null | SyncApiError)[]) {
 }
 
 const options = { intervalMs: 0, maxTries: 10, sleep: async () => {} };
+const client = { clientId: 'client-12345678', userCode: 'BCDFGHJK' };
 
 describe('the device flow poll', () => {
   test('waits while pending and through a rate limit, then takes the token', async () => {
     const busy = new SyncApiError(429, 'too_many_requests', 'Too many requests');
     const endpoint = tokenEndpoint([null, busy, busy, null, 'msync_token']);
-    await expect(pollForToken(endpoint.api, 'client-12345678', options)).resolves.toBe('msync_token');
+    await expect(pollForToken(endpoint.api, client, options)).resolves.toBe('msync_token');
     expect(endpoint.calls()).toBe(5);
   });
 
   test('an expired ticket ends it; other errors too', async () => {
     const expired = tokenEndpoint([new SyncApiError(410, 'expired', 'Expired')]);
-    await expect(pollForToken(expired.api, 'client-12345678', options)).rejects.toMatchObject({
+    await expect(pollForToken(expired.api, client, options)).rejects.toMatchObject({
       reason: 'expired',
     });
     const broken = tokenEndpoint([new SyncApiError(500, 'internal', 'Broken')]);
-    await expect(pollForToken(broken.api, 'client-12345678', options)).rejects.toMatchObject({ status: 500 });
+    await expect(pollForToken(broken.api, client, options)).rejects.toMatchObject({ status: 500 });
   });
 });

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningWorkers, startWorkers } from '../../jobs/workers.ts';
 import { SyncApi, SyncApiError } from '../../plugins/core/api.ts';
-import { type LocalSettings, SyncClient } from '../../plugins/core/client.ts';
-import { newClientId } from '../../plugins/core/device-flow.ts';
+import { type LocalSettings, SyncClient, statusText } from '../../plugins/core/client.ts';
 import { fetchHttp } from '../../plugins/core/http.ts';
 import type { PullResult } from '../../plugins/core/pull.ts';
 import { emptyState, type SyncState } from '../../plugins/core/state.ts';
@@ -14,6 +13,7 @@ import { PageVault } from '../../plugins/logseq/page-vault.ts';
 import { createSyncToken } from '../../server/domain/sync/tokens.ts';
 import { describeRange } from '../../src/anchoring/index.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
+import { newClientId } from '../../src/rules/device-flow.ts';
 import { newId } from '../../src/rules/id.ts';
 import type { IntegrationSettings } from '../../src/schemas/sync.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
@@ -164,7 +164,7 @@ const pathOf = (client: SyncClient, noteId: string) => client.state.notes[noteId
 const fileText = (vault: FsVault, path: string | undefined) => readFile(join(vault.root, path!), 'utf8');
 
 describe('the Obsidian plugin against the real server', () => {
-  test('device flow: the confirmation page for service 7, a 202 while waiting, the token once, 410 after', async () => {
+  test('device flow: the confirmation page for service 7 asks for the code the plugin shows; the token once, 410 after', async () => {
     const user = await signedInUser(deps);
     const vault = await tempVault();
     const { client, opened } = pluginClient({ vault });
@@ -172,19 +172,38 @@ describe('the Obsidian plugin against the real server', () => {
     await waitFor(async () => opened[0]);
     const url = new URL(opened[0]!);
     expect(url.origin).toBe(base);
-    const [, page, gentoken, serviceId, clientId] = url.pathname.split('/');
+    const [, page, gentoken, serviceId, encodedId] = url.pathname.split('/');
+    const clientId = decodeURIComponent(encodedId!);
     expect([page, gentoken, serviceId]).toEqual(['page', 'gentoken', '7']);
+    expect(url.search).toBe('?code=shown');
     expect(clientId).toMatch(/^[A-Za-z0-9_-]{8,128}$/);
-    expect(client.status.kind).toBe('connecting');
+    // The code is shown by the plugin and is nowhere in the page's address.
+    const { status } = client;
+    if (status.kind !== 'connecting') throw new Error(`not connecting: ${status.kind}`);
+    expect(status.code).toMatch(/^[B-Z]{4}-[B-Z]{4}$/);
+    expect(statusText(status)).toContain(status.code);
+    expect(opened[0]).not.toContain(status.code.replace('-', ''));
 
-    // Not confirmed yet: the server answers 202 and the plugin keeps polling.
-    const api = new SyncApi(fetchHttp, base);
-    await expect(api.token(clientId!)).resolves.toBeNull();
-    await user.caller.sync.confirmDevice({ serviceId: 7, clientId: clientId! });
+    // Without the code, or with another, nothing is confirmed and the plugin keeps waiting.
+    await expect(user.caller.sync.confirmDevice({ serviceId: 7, clientId })).rejects.toMatchObject({
+      cause: { messageKey: 'errors.deviceCodeNeeded' },
+    });
+    const wrong = status.code === 'BBBB-BBBB' ? 'CCCC-CCCC' : 'BBBB-BBBB';
+    await expect(
+      user.caller.sync.confirmDevice({ serviceId: 7, clientId, userCode: wrong }),
+    ).rejects.toMatchObject({ cause: { messageKey: 'errors.deviceCodeWrong' } });
+    expect(client.status.kind).toBe('connecting');
+    // The code as a user may type it: lower case, without the hyphen.
+    await user.caller.sync.confirmDevice({
+      serviceId: 7,
+      clientId,
+      userCode: status.code.replace('-', ' ').toLowerCase(),
+    });
     await expect(connecting).resolves.toBe(true);
     expect(client.state).toMatchObject({ token: expect.any(String), clientId, cursor: null });
     // The ticket is spent.
-    await expect(api.token(clientId!)).rejects.toMatchObject({ status: 410 });
+    const api = new SyncApi(fetchHttp, base);
+    await expect(api.token(clientId, status.code.replace('-', ''))).rejects.toMatchObject({ status: 410 });
 
     // The token works: the note is there after the first sync.
     const note = await clip(user, 'Device flow');
