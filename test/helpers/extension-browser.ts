@@ -155,7 +155,9 @@ export async function startSwitchableProxy(target: string) {
     }
     const upstream = http.request(
       `${target}${req.url}`,
-      { method: req.method, headers: req.headers },
+      // The upstream's own Host, as a reverse proxy sends it: the server refuses one it does not
+      // listen at (421), as it would the proxy's port.
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
