@@ -75,7 +75,9 @@ export const syncRouter = router({
     .input(zPreviewInput)
     .output(zPreviewResult)
     // A mutation, though it changes nothing: the unsaved templates it renders are too long for a URL.
-    .mutation(({ ctx, input }) => previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req), ctx.compute)),
+    .mutation(({ ctx, input }) =>
+      previewNote(ctx.em, ctx.user, input, publicOrigin(ctx.config, ctx.req), ctx.compute),
+    ),
 
   tokens: protectedProcedure
     .output(z.array(zSyncTokenView))
