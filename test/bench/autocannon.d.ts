@@ -22,6 +22,7 @@ declare module 'autocannon' {
     mean: number;
     total: number;
     p50: number;
+    p97_5: number;
     p99: number;
   }
 

@@ -118,11 +118,17 @@ export async function startChild(
 
 /**
  * The app as it runs in production (no workers) on `port` over BENCH_URL, with its own Redis
- * prefix and data directory; under `node --cpu-prof` when given a directory for the profile.
+ * prefix and data directory, and any further settings in `env` (METRICS_TOKEN, say); under
+ * `node --cpu-prof` when given a directory for the profile.
  */
 export function startBenchServer(
   port: number,
-  options: { redisPrefix: string; dataDir: string; cpuProfDir?: string | undefined },
+  options: {
+    redisPrefix: string;
+    dataDir: string;
+    cpuProfDir?: string | undefined;
+    env?: NodeJS.ProcessEnv;
+  },
 ): Promise<Child> {
   return startChild(
     'server/main.ts',
@@ -137,6 +143,7 @@ export function startBenchServer(
       INLINE_WORKERS: '0',
       LOG_LEVEL: 'warn',
       DATA_DIR: options.dataDir,
+      ...options.env,
     },
     options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`] : [],
   );
