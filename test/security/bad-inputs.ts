@@ -85,9 +85,9 @@ export const BAD_DATES = [
  * Numbers no count, id, position, version or choice takes: past 2^53, 2^63 and 2^64 (a bigint
  * column's and a JSON parser's limits), negative, fractional, the largest double.
  */
-export const BAD_NUMBERS: readonly number[] = [1e20, 2 ** 63, 2 ** 64, -1, 1.5, 1e308];
+const BAD_NUMBERS: readonly number[] = [1e20, 2 ** 63, 2 ** 64, -1, 1.5, 1e308];
 /** The same as a query or path writes them, and the words a number parser may take for one. */
-export const BAD_NUMBER_TEXTS: readonly string[] = [
+const BAD_NUMBER_TEXTS: readonly string[] = [
   '1e20',
   '9223372036854775808',
   '18446744073709551616',
@@ -99,7 +99,7 @@ export const BAD_NUMBER_TEXTS: readonly string[] = [
 ];
 
 /** Addresses no input takes (the table's usable ones, only written unusually, left out). */
-export const BAD_URLS: readonly string[] = URL_CASES.filter((c) => !c.usable).map((c) => c.url);
+const BAD_URLS: readonly string[] = URL_CASES.filter((c) => !c.usable).map((c) => c.url);
 
 /** A field that holds an address: named so, or holding one in the sample. */
 const isUrlField = (key: unknown, value: unknown) =>
@@ -166,7 +166,7 @@ export function badInputs(sample: unknown, options: SpoilOptions = {}): BadInput
   return out;
 }
 
-export interface SpoilOptions {
+interface SpoilOptions {
   /** The cursors a `cursor` field is sent (BAD_CURSORS unless said: a front adds its own forgeries). */
   cursors?: readonly string[];
 }
@@ -175,14 +175,16 @@ export interface SpoilOptions {
  * The spoils a field gets for what it is (a date, a cursor, a number, an address), on top of the
  * ones every field gets: values of the field's own type that no such field takes.
  */
-export function fieldSpoils(
+function fieldSpoils(
   key: string | number | undefined,
   value: unknown,
   options: SpoilOptions = {},
 ): { kind: BadInputClass; value: unknown }[] {
   const out: { kind: BadInputClass; value: unknown }[] = [];
-  if (key === 'date' || key === 'day')
-    for (const date of BAD_DATES) out.push({ kind: 'bad date', value: date });
+  if (key === 'date') for (const date of BAD_DATES) out.push({ kind: 'bad date', value: date });
+  // A day parameter takes `today` too.
+  if (key === 'day')
+    for (const date of BAD_DATES.filter((d) => d !== 'today')) out.push({ kind: 'bad date', value: date });
   if (typeof key === 'string' && /cursor/i.test(key)) {
     for (const cursor of options.cursors ?? BAD_CURSORS) out.push({ kind: 'bad cursor', value: cursor });
   }
