@@ -174,22 +174,29 @@ export interface SentProbe {
   mayBeValid?: boolean;
 }
 
-/** How many probes each class sent and the statuses they got, per front. */
+/** How many probes each class sent and what they were answered, per front. */
 export class Tally {
   readonly byClass = new Map<string, number>();
-  readonly statuses = new Map<number, number>();
+  readonly outcomes = new Map<string, number>();
   targets = 0;
+  private readonly outcomeOf: (answer: Answer) => string;
 
-  count(kind: string, status: number) {
+  /** `outcomeOf` names an answer in the counts: its HTTP status unless the front says otherwise. */
+  constructor(outcomeOf: (answer: Answer) => string = (a) => String(a.status)) {
+    this.outcomeOf = outcomeOf;
+  }
+
+  count(kind: string, answer: Answer) {
+    const outcome = this.outcomeOf(answer);
     this.byClass.set(kind, (this.byClass.get(kind) ?? 0) + 1);
-    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    this.outcomes.set(outcome, (this.outcomes.get(outcome) ?? 0) + 1);
   }
 
   report(front: string, unit: string): string {
     const total = [...this.byClass.values()].reduce((a, b) => a + b, 0);
     const lines = [...this.byClass].map(([kind, n]) => `  ${kind}: ${n}`).join('\n');
-    const codes = [...this.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
-    return `${front}: ${this.targets} ${unit}, ${total} probes\n${lines}\n  statuses: ${codes.join(' ')}`;
+    const outcomes = [...this.outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([o, n]) => `${o}×${n}`);
+    return `${front}: ${this.targets} ${unit}, ${total} probes\n${lines}\n  answers: ${outcomes.join(' ')}`;
   }
 }
 
@@ -223,7 +230,7 @@ export async function runProbes(
 ): Promise<string[]> {
   const failures: string[] = [];
   const judge = (probe: SentProbe, answer: Answer) => {
-    tally.count(probe.kind, answer.status);
+    tally.count(probe.kind, answer);
     const label = `${probe.target} ${probe.kind} (${probe.what}) → ${answer.status} ${answer.text.slice(0, 160)}`;
     if (answer.status >= 500) failures.push(`5xx: ${label}`);
     else if (INTERNALS.test(answer.text)) failures.push(`internals in the answer: ${label}`);

@@ -45,7 +45,10 @@ let owner: FrontUser;
 let other: FrontUser;
 const ownerClients: SyncClients = { v1: randomClientId(), seed: randomClientId() };
 const otherClients: SyncClients = { v1: randomClientId(), seed: randomClientId() };
-const tally = new Tally();
+/** The seed's paths answer refusals with HTTP 200 and a code: counted by that code. */
+const tally = new Tally((a) =>
+  typeof a.json?.code === 'number' ? `${a.status} (seed ${a.json.code})` : String(a.status),
+);
 let routes: RouteInfo[];
 const samples = new Map<string, SyncSample>();
 
