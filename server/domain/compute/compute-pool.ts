@@ -10,7 +10,7 @@ import type { ComputeOutcome, ComputeTask, ComputeValues } from './compute-tasks
 // across every server sharing the Redis. A user's tasks run one at a time and users take turns,
 // so one user's templates never hold a thread another user is waiting for.
 
-/** Thread time one request may spend, by kind of request. */
+/** Thread CPU time one request may spend, by kind of request. */
 export const COMPUTE_BUDGET_MS = {
   /** A sync download, a preview, a template save, a note's Markdown. */
   request: 3_000,
@@ -26,6 +26,11 @@ const PER_USER_MS_PER_MINUTE = 60_000;
 /** A user's tasks waiting behind their running one; more are refused as too many. */
 const WAITING_PER_USER_MAX = 8;
 const TERMINATE_GRACE_MS = 2_000;
+/**
+ * A budget is CPU time, and the pool's threads yield the cores to the server: past this many
+ * times its budget in wall time (and the grace), a task is terminated whatever it was doing.
+ */
+const WALL_TIME_FACTOR = 4;
 const MINUTE_MS = 60_000;
 
 export interface ComputePoolOptions {
@@ -103,7 +108,7 @@ export class ComputePool {
       idleTimeout: 30_000,
       // Below the event loop's priority: under load the server's own thread is served first.
       niceIncrement: 10,
-      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 32 },
     });
   }
 
@@ -202,12 +207,19 @@ export class ComputePool {
     try {
       return await this.#threads.run(
         { task, budgetMs },
-        { signal: AbortSignal.timeout(Math.ceil(budgetMs + this.#graceMs)) },
+        { signal: AbortSignal.timeout(Math.ceil(budgetMs * WALL_TIME_FACTOR + this.#graceMs)) },
       );
     } catch (error) {
-      // Terminated past its budget (a filter that never yields), or its thread ran out of memory.
+      // Terminated past its budget (work that never checks it), or its thread ran out of memory.
       if ((error as Error).name === 'AbortError') {
-        return { ok: false, error: 'budget', elapsedMs: performance.now() - started };
+        return { ok: false, error: 'budget', elapsedMs: budgetMs };
+      }
+      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        return {
+          ok: false,
+          error: { code: 'PAYLOAD_TOO_LARGE', messageKey: 'errors.computeTooLarge' },
+          elapsedMs: performance.now() - started,
+        };
       }
       throw error;
     }

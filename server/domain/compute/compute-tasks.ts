@@ -3,11 +3,13 @@ import { AppError, type ErrorParams } from '../../../src/errors.ts';
 import type { ExportRecord, IntegrationApp, Templates } from '../../../src/schemas/sync.ts';
 // biome-ignore lint/style/noRestrictedImports: domain/sync/ is the domain's own folder (the layer rule's `**/sync/**` is meant for the sync front)
 import * as engine from '../sync/templates/render-engine.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 
 // The compute pool's worker entry: CPU-heavy work whose cost the user's input controls (their
 // templates, a clipped page's HTML), run in a worker thread so the event loop that serves
 // requests never waits on it. Each task gets what is left of its request's budget and stops
-// with `budget` once it is spent; the pool terminates a thread that overruns even that.
+// with `budget` once it is spent (this thread's CPU time, see ./thread-cpu.ts); the pool
+// terminates a thread that overruns even that.
 
 type Context = Omit<engine.RenderContext, 'deadline'>;
 
@@ -84,7 +86,7 @@ async function perform(task: ComputeTask, deadline: number): Promise<unknown> {
   }
 }
 
-/** Runs one task within `budgetMs` of this thread's time. */
+/** Runs one task within `budgetMs` of this thread's CPU time; answers the CPU time it took. */
 export default async function runTask({
   task,
   budgetMs,
@@ -92,8 +94,8 @@ export default async function runTask({
   task: ComputeTask;
   budgetMs: number;
 }): Promise<ComputeOutcome> {
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
+  const started = threadCpuMs();
+  const elapsed = () => threadCpuMs() - started;
   try {
     const value = await perform(task, started + budgetMs);
     return { ok: true, value, elapsedMs: elapsed() };

@@ -11,7 +11,7 @@ import { yamlList } from './yaml.ts';
 export interface RenderContext {
   timeZone: string;
   tagStyle: TagStyle;
-  /** `performance.now()` past which rendering stops (the request's budget); none: no budget. */
+  /** The thread's CPU time (`threadCpuMs()`) past which rendering stops (the request's budget); none: no budget. */
   deadline?: number;
 }
 
