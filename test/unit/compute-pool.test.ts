@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { clock } from '../../server/clock.ts';
 import { ComputeBudget, ComputePool } from '../../server/domain/compute/compute-pool.ts';
 import { SAMPLE_RECORDS } from '../../server/domain/sync/templates/render.ts';
 import { TagStyle } from '../../src/schemas/sync.ts';
@@ -112,7 +113,7 @@ describe('compute pool', () => {
       expect(outcomes.filter((o) => o === 'done').length).toBeGreaterThan(0);
 
       // A minute's thread time already spent by user 6 on another server refuses more here.
-      const minute = Math.floor(Date.now() / 60_000);
+      const minute = Math.floor(clock.now().getTime() / 60_000);
       for (const m of [minute, minute + 1]) await redis.set(`${prefix}:compute:6:${m}`, '60000', 'EX', 120);
       await expect(otherServer.budget(6, 'request').run(renderTask('{{ title }}'))).rejects.toMatchObject({
         code: 'TOO_MANY_REQUESTS',
