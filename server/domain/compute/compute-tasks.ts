@@ -1,7 +1,6 @@
 import TurndownService from 'turndown';
 import { AppError, type ErrorParams } from '../../../src/errors.ts';
 import type { ExportRecord, IntegrationApp, Templates } from '../../../src/schemas/sync.ts';
-// biome-ignore lint/style/noRestrictedImports: domain/sync/ is the domain's own folder (the layer rule's `**/sync/**` is meant for the sync front)
 import * as engine from '../sync/templates/render-engine.ts';
 import { threadCpuMs } from './thread-cpu.ts';
 
