@@ -12,13 +12,6 @@ import { paymentRoutes } from './http/payment.routes.ts';
 import { responseCompression } from './http/response-compression.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { servedHostOnly } from './http/served-host.ts';
-import {
-  TRPC_BODY_MAX,
-  trpcBatchSize,
-  trpcHttpErrors,
-  trpcJsonBody,
-  trpcQueryInput,
-} from './http/trpc-limits.ts';
 import { uploadRoutes } from './http/upload.routes.ts';
 import { errorFields, log } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -28,6 +21,13 @@ import { syncRoutes } from './sync/index.ts';
 import { appRouter } from './trpc/app.router.ts';
 import { bootData } from './trpc/boot-data.ts';
 import { type Context, requestContext } from './trpc/context.ts';
+import {
+  TRPC_BODY_MAX,
+  trpcBatchSize,
+  trpcHttpErrors,
+  trpcJsonBody,
+  trpcQueryInput,
+} from './trpc/trpc-limits.ts';
 
 /**
  * tRPC mutations are POSTs with a JSON body. Refusing any other content type means a plain
@@ -64,7 +64,7 @@ export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
 
   // Bodies capped by the calls they carry (6 MB only for clipped HTML), JSON at most 64 levels
   // deep in bodies and in a query's input, at most 20 calls a batch; errors before tRPC answer
-  // in its envelope (server/http/trpc-limits.ts).
+  // in its envelope (server/trpc/trpc-limits.ts).
   app.use(
     '/trpc',
     requireJsonMutations,

@@ -6,7 +6,7 @@ import { clock } from '../clock.ts';
 import type { AppDeps } from '../deps.ts';
 import { writeMarkdownExport } from '../domain/sync/markdown-export.ts';
 import { errorFields, log } from '../log.ts';
-import { publicOrigin } from './public-origin.ts';
+import { publicOrigin } from '../web/public-origin.ts';
 import { signedInUser } from './signed-in.ts';
 
 /**

@@ -14,8 +14,8 @@ import {
 } from '../domain/auth/oidc.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
-import { publicOrigin } from './public-origin.ts';
-import { secureCookies, sessionCookies } from './session-cookie.ts';
+import { publicOrigin } from '../web/public-origin.ts';
+import { secureCookies, sessionCookies } from '../web/session-cookie.ts';
 import { signedInUser } from './signed-in.ts';
 
 /** Binds a flow's state to the browser that started it (login CSRF / injected callbacks). */

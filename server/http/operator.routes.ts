@@ -3,7 +3,7 @@ import express, { type Express, type Request, Router } from 'express';
 import type { AppDeps } from '../deps.ts';
 import { checkHealth } from '../health.ts';
 import type { Metrics } from '../metrics.ts';
-import { authorizationToken } from './authorization.ts';
+import { authorizationToken } from '../web/authorization.ts';
 import { responseCompression } from './response-compression.ts';
 
 /** Where the operator's endpoints are served: the app's own port, or METRICS_PORT's listener. */

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { findSignedIn } from '../domain/auth/session.service.ts';
-import { sessionToken } from './session-cookie.ts';
+import { sessionToken } from '../web/session-cookie.ts';
 
 /** The user the request's login cookie signs in, for plain Express routes (tRPC has its context). */
 export async function signedInUser(deps: AppDeps, req: Request): Promise<User | null> {

@@ -14,7 +14,7 @@ import { quotaOf, requireFeature } from '../domain/membership/gate.ts';
 import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
 import { countHits, OPEN_API_WINDOW_SECONDS, tooManyRequests } from '../domain/rate-limit.ts';
 import { authenticateSyncToken } from '../domain/sync/tokens.ts';
-import { authorizationToken } from '../http/authorization.ts';
+import { authorizationToken } from '../web/authorization.ts';
 import type { Operation } from './operation.ts';
 
 /**

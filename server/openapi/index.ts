@@ -3,9 +3,8 @@ import { AppError } from '../../src/errors.ts';
 import { EXTENSION_CLIENT_HEADER } from '../../src/schemas/extension.ts';
 import type { AppDeps } from '../deps.ts';
 import { IDEMPOTENCY_KEY_MAX, onceByKey, requestFingerprint } from '../domain/openapi/idempotency.ts';
-import { queueAfterChange } from '../domain/sync/push/after-change.ts';
-import { publicOrigin } from '../http/public-origin.ts';
-import { jsonBody } from '../http/trpc-limits.ts';
+import { jsonBody } from '../web/json-body.ts';
+import { publicOrigin } from '../web/public-origin.ts';
 import { failureOf } from './api-errors.ts';
 import { apiCaller } from './caller.ts';
 import { docsRoutes } from './docs.ts';
@@ -46,6 +45,8 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
       if (readBody) await runMiddleware(readBody, req, res);
       const call = {
         em,
+        queues: deps.queues,
+        config: deps.config,
         user,
         deps,
         origin: publicOrigin(deps.config, req),
@@ -68,7 +69,6 @@ function answer(deps: AppDeps, op: Operation): RequestHandler {
       } else {
         result = await run();
       }
-      if (op.changes) await queueAfterChange(em, deps, user.id, op.changes);
       res.status(result.status).json(result.body);
     } catch (error) {
       send(req, res, error);

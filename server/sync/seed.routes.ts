@@ -6,9 +6,6 @@ import { zNoteId } from '../../src/schemas/notes.ts';
 import { type PullApp, pullAppOfServiceId, zSyncClientId, zSyncCursor } from '../../src/schemas/sync.ts';
 import type { Integration } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { syncCursorInvalid } from '../domain/sync/sync-cursor.ts';
-import { publicOrigin } from '../http/public-origin.ts';
-import { exportConfig, noteEntry } from './note-entry.ts';
 import {
   ackPull,
   archiveNote,
@@ -20,7 +17,10 @@ import {
   pullNotes,
   startPull,
   trashNote,
-} from './pull.ts';
+} from '../domain/sync/pull.service.ts';
+import { syncCursorInvalid } from '../domain/sync/sync-cursor.ts';
+import { publicOrigin } from '../web/public-origin.ts';
+import { exportConfig, noteEntry } from './note-entry.ts';
 import { type SyncCaller, syncCaller } from './sync-auth.ts';
 import {
   DEVICE_EXPIRED,

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { authorizationToken } from '../http/authorization.ts';
-import { jsonBody } from '../http/trpc-limits.ts';
+import { authorizationToken } from '../web/authorization.ts';
+import { jsonBody } from '../web/json-body.ts';
 
 /**
  * A sync call's body: a client id, a cursor (≤ 512), at most six note ids, and the seed

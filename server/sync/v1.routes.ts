@@ -13,8 +13,6 @@ import {
   zSyncTokenRequest,
 } from '../../src/schemas/sync.ts';
 import type { AppDeps } from '../deps.ts';
-import { renderNotes } from '../domain/sync/templates/render.ts';
-import { publicOrigin } from '../http/public-origin.ts';
 import {
   ackPull,
   archiveNote,
@@ -25,7 +23,9 @@ import {
   pullNotes,
   startPull,
   trashNote,
-} from './pull.ts';
+} from '../domain/sync/pull.service.ts';
+import { renderNotes } from '../domain/sync/templates/render.ts';
+import { publicOrigin } from '../web/public-origin.ts';
 import { type SyncCaller, syncCaller } from './sync-auth.ts';
 import {
   DEVICE_EXPIRED,

@@ -2,15 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import type { Session, User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { type ClientInfo, findSignedIn, type NewSession } from '../domain/auth/session.service.ts';
-import { sessionCookies, sessionToken } from '../http/session-cookie.ts';
+import { type ClientInfo, findSignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
-
-/** Writes the `logininfo` session cookie on the HTTP response (a no-op for direct callers). */
-export interface SessionCookies {
-  set(session: NewSession): void;
-  clear(): void;
-}
+import { type SessionCookies, sessionCookies, sessionToken } from '../web/session-cookie.ts';
 
 export interface Context extends AppDeps {
   req: Request | undefined;

@@ -33,7 +33,7 @@ import {
   renameSyncToken,
   revokeSyncToken,
 } from '../domain/sync/tokens.ts';
-import { publicOrigin } from '../http/public-origin.ts';
+import { publicOrigin } from '../web/public-origin.ts';
 import { protectedProcedure, router } from './init.ts';
 
 export const syncRouter = router({

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { Folder, Note } from '../../server/db/entities/index.ts';
 import { clipHtml } from '../../server/domain/notes/clip.service.ts';
-import { BODY_LIMIT_DEFAULT, bodyLimitFor, jsonDepthExceeds } from '../../server/http/trpc-limits.ts';
+import { BODY_LIMIT_DEFAULT, bodyLimitFor } from '../../server/trpc/trpc-limits.ts';
+import { jsonDepthExceeds } from '../../server/web/json-body.ts';
 import { CoreType, SortOrder } from '../../src/enums.ts';
 import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -135,7 +136,7 @@ describe('text PostgreSQL cannot store is refused at the boundary', () => {
     // Past the schema, straight at the service: PostgreSQL itself refuses the NUL.
     const em = deps.orm.em.fork();
     const url = 'https://example.com/half-saved';
-    await expect(clipHtml(em, deps.queues, user.user, { url, html: `<p>${NUL}</p>` })).rejects.toThrow();
+    await expect(clipHtml({ ...deps, em }, user.user, { url, html: `<p>${NUL}</p>` })).rejects.toThrow();
     expect(await deps.orm.em.fork().count(Note, { user: user.user.id, url })).toBe(0);
   });
 

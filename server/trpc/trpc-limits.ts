@@ -6,20 +6,20 @@ import {
   transformTRPCResponse,
 } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../src/errors.ts';
-import { JSON_MAX_DEPTH, TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
+import { TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { DAILY_TEXT_MAX } from '../../src/schemas/daily.ts';
-import type { AppRouter } from '../trpc/app.router.ts';
+import { HttpError, jsonBody, jsonDepthExceeds, jsonTooDeep } from '../web/json-body.ts';
+import type { AppRouter } from './app.router.ts';
 
 type Inputs = inferRouterInputs<AppRouter>;
 /** `router.procedure`, as a tRPC URL names it: a renamed procedure is a type error here. */
 type ProcedurePath = { [R in keyof Inputs]: `${R & string}.${keyof Inputs[R] & string}` }[keyof Inputs];
 
 // What a tRPC request may weigh before any procedure sees it: a body cap that fits the calls it
-// names, a nesting limit checked on the raw text (so the check cannot overflow the stack, and
-// neither can what parses and re-serialises the JSON after it), and errors in tRPC's own
-// envelope so the client reads them like any procedure's.
+// names, the JSON nesting limit (../web/json-body.ts), and errors in tRPC's own envelope so the
+// client reads them like any procedure's.
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -57,52 +57,6 @@ export function bodyLimitFor(requestPath: string): number {
   );
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-
-function depthExceeds(length: number, codeAt: (i: number) => number, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < length; i++) {
-    const code = codeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
-    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (++depth > max) return true;
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
-  }
-  return false;
-}
-
-/**
- * Whether JSON text nests objects and arrays deeper than `max`, read in one loop without
- * parsing. Bytes are UTF-8 (no multi-byte sequence holds an ASCII byte); malformed JSON is
- * left for the parser to refuse.
- */
-export function jsonDepthExceeds(json: string | Uint8Array, max = JSON_MAX_DEPTH): boolean {
-  return typeof json === 'string'
-    ? depthExceeds(json.length, (i) => json.charCodeAt(i), max)
-    : depthExceeds(json.length, (i) => json[i] as number, max);
-}
-
-/** An Express-style HTTP error: body-parser's, or ours for JSON nested too deep. */
-class HttpError extends Error {
-  readonly status: number;
-  readonly type: string;
-  constructor(status: number, type: string) {
-    super(type);
-    this.status = status;
-    this.type = type;
-  }
-}
-
-const tooDeep = () => new HttpError(400, 'json.too.deep');
 const TOO_MANY_CALLS = 'batch.too.large';
 
 /** A batch naming more calls than tRPC's maxBatchSize is refused before any body is read. */
@@ -111,17 +65,6 @@ export const trpcBatchSize: RequestHandler = (req, _res, next) => {
     procedurePaths(req.path).length > TRPC_MAX_BATCH_SIZE ? new HttpError(400, TOO_MANY_CALLS) : undefined,
   );
 };
-
-/** express.json with a body cap and the depth limit (for tRPC and the plain JSON routes). */
-export function jsonBody(limit: number): RequestHandler {
-  return express.json({
-    limit,
-    verify: (_req, _res, body, encoding) => {
-      const utf8 = !encoding || encoding.toLowerCase().replace('-', '') === 'utf8';
-      if (jsonDepthExceeds(utf8 ? body : new TextDecoder(encoding).decode(body))) throw tooDeep();
-    },
-  });
-}
 
 /** express.json with the body cap of the procedures a request names and the depth limit. */
 export function trpcJsonBody(): RequestHandler {
@@ -147,7 +90,7 @@ export const trpcQueryInput: RequestHandler = (req, _res, next) => {
   const query = req.originalUrl.indexOf('?');
   const input = query < 0 ? null : new URLSearchParams(req.originalUrl.slice(query + 1)).get('input');
   if (input === null) return next();
-  if (jsonDepthExceeds(input)) return next(tooDeep());
+  if (jsonDepthExceeds(input)) return next(jsonTooDeep());
   try {
     JSON.parse(input);
   } catch {

@@ -3,7 +3,7 @@ import type { AppConfig } from '../config.ts';
 
 /**
  * The origin links back to Margin are made with: PUBLIC_URL when set, else the request's own:
- * its Host, which the app has checked is an address the server listens at (served-host.ts), and
+ * its Host, which the app has checked is an address the server listens at (server/http/served-host.ts), and
  * its protocol (behind a proxy, as TRUST_PROXY lets Express read it); empty when there is no
  * request.
  */

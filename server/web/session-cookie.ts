@@ -2,7 +2,13 @@ import { parse as parseCookies } from 'cookie';
 import type { Request, Response } from 'express';
 import { LOGIN_COOKIE_KEY } from '../../src/constants.ts';
 import type { AppConfig } from '../config.ts';
-import type { SessionCookies } from '../trpc/context.ts';
+import type { NewSession } from '../domain/auth/session.service.ts';
+
+/** Writes the `logininfo` session cookie on the HTTP response (a no-op for direct callers). */
+export interface SessionCookies {
+  set(session: NewSession): void;
+  clear(): void;
+}
 
 /**
  * Whether cookies must be Secure: the request came over HTTPS, or users reach us at an https
