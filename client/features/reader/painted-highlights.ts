@@ -1,8 +1,6 @@
 // What the reader knows about the highlights painted in its article, whichever painter drew them:
 // the CSS Custom Highlight API where the browser has it, <mark> elements otherwise.
-import { createMarkPainter } from './highlight-marks.ts';
 import type { Placement } from './highlight-placement.ts';
-import { createRangePainter, supportsHighlightApi } from './highlight-ranges.ts';
 import type { PaintableHighlight } from './highlight-spans.ts';
 
 export interface PaintedHighlights {
@@ -29,10 +27,6 @@ export const NOTHING_PAINTED: PaintedHighlights = {
   rangeOf: () => undefined,
   hover() {},
 };
-
-export function createHighlightPainter(): HighlightPainter {
-  return supportsHighlightApi() ? createRangePainter() : createMarkPainter();
-}
 
 /** The boxes of a highlight's text on screen, one per line fragment (an image: its box). */
 export function highlightRects(range: Range): DOMRect[] {

@@ -1,11 +1,13 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Highlight } from '../../../src/schemas/highlights.ts';
-import {
-  createHighlightPainter,
-  type HighlightPainter,
-  NOTHING_PAINTED,
-  type PaintedHighlights,
-} from './painted-highlights.ts';
+import { createMarkPainter } from './highlight-marks.ts';
+import { createRangePainter, supportsHighlightApi } from './highlight-ranges.ts';
+import { type HighlightPainter, NOTHING_PAINTED, type PaintedHighlights } from './painted-highlights.ts';
+
+/** The CSS Custom Highlight API's painter where the browser has it, <mark> elements otherwise. */
+function createHighlightPainter(): HighlightPainter {
+  return supportsHighlightApi() ? createRangePainter() : createMarkPainter();
+}
 
 /**
  * Paints `highlights` into the article each time they (or the article) change, on top of the
