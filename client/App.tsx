@@ -6,7 +6,7 @@ import { onToastOutletWanted, toastOutletWanted } from './lib/notify.ts';
 import { AppRoutes } from './routes.tsx';
 import { TRPCProvider, type TrpcClient } from './trpc.ts';
 
-const Toasts = lazy(() => import('./components/Toasts.tsx'));
+const Toasts = lazy(() => import('./features/shell/Toasts.tsx'));
 
 export function App({ queryClient, trpcClient }: { queryClient: QueryClient; trpcClient: TrpcClient }) {
   const toasts = useSyncExternalStore(onToastOutletWanted, toastOutletWanted);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { type Form, useMessage } from '../features/auth/form.tsx';
+import { type Form, useMessage } from './form.tsx';
 
 /**
  * A set of checkboxes choosing some of `options`, kept in the options' own order. Each choice is

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { type DateStyle, formatDate, formatDay } from '../features/notes/format-date.ts';
+import { type DateStyle, formatDate, formatDay } from '../lib/format-date.ts';
 import { uiLanguageAttributes } from '../lib/language-attributes.ts';
 
 type When = { date: Date | number; style?: DateStyle } | { day: string; style?: 'full' | 'medium' };

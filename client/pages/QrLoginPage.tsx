@@ -8,8 +8,8 @@ import { userAgentParts } from '../../src/rules/user-agent.ts';
 import type { QrRequester } from '../../src/schemas/auth.ts';
 import { AuthLayout } from '../features/auth/AuthLayout.tsx';
 import { loginPathFor, useMe } from '../features/auth/session.ts';
-import { formatDateTime } from '../features/notes/format-date.ts';
 import { errorData } from '../lib/errors.ts';
+import { formatDateTime } from '../lib/format-date.ts';
 import { notify } from '../lib/notify.ts';
 import { useTRPC } from '../trpc.ts';
 

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN, type SendCodeResult, zSendCodeInput } from '../../../src/schemas/auth.ts';
+import { type Form, TextField, useForm } from '../../components/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
 import { CodeButton } from './CodeButton.tsx';
-import { type Form, TextField, useForm } from './form.tsx';
 
 export type CodePasswordField = 'email' | 'code' | 'password' | 'repeatPassword';
 

@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isolate } from '../../../src/rules/bidi.ts';
 import type { ApiTokenView } from '../../../src/schemas/api-tokens.ts';
+import { formatDate, formatDateTime } from '../../lib/format-date.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import { formatDate, formatDateTime } from '../notes/format-date.ts';
 import { RevokeTokenButton, TokenUse } from '../sync/token-parts.tsx';
 
 /** When the token expires (or did), in the reader's language; the exact time on hover. */

@@ -9,10 +9,10 @@ import {
   zCreateApiTokenInput,
 } from '../../../src/schemas/api-tokens.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
+import { TextField, useForm } from '../../components/form.tsx';
 import { errorMessage, upgradePathOf } from '../../lib/errors.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
-import { TextField, useForm } from '../auth/form.tsx';
 import { NewApiTokenDialog } from './NewApiTokenDialog.tsx';
 
 const NEVER = 'never';

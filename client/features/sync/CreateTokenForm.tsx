@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PULL_SERVICE_IDS, type PullApp, zCreateSyncTokenInput } from '../../../src/schemas/sync.ts';
+import { TextField, useForm } from '../../components/form.tsx';
 import { ShownOnce } from '../../components/ShownOnce.tsx';
 import { useTRPC } from '../../trpc.ts';
-import { TextField, useForm } from '../auth/form.tsx';
 import { syncErrorMessage } from './sync-errors.ts';
 
 const PULL_APPS = Object.keys(PULL_SERVICE_IDS) as PullApp[];

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../lib/format-date.ts';
 import { uiLanguageAttributes } from '../../lib/language-attributes.ts';
-import { formatDateTime } from '../notes/format-date.ts';
 import { formatWhen } from './format-time.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { formatDateTime } from '../notes/format-date.ts';
+import { formatDateTime } from '../../lib/format-date.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

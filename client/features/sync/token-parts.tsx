@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { isolate } from '../../../src/rules/bidi.ts';
+import { formatDateTime } from '../../lib/format-date.ts';
 import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
-import { formatDateTime } from '../notes/format-date.ts';
 import { RelativeTime } from './RelativeTime.tsx';
 
 /** A token's "Created …" and "Last used …" (or "Never used"), with the client that used it when known. */

@@ -10,8 +10,8 @@ import {
   zSendFeedbackInput,
 } from '../../../src/schemas/feedback.ts';
 import { ChoiceCards } from '../../components/ChoiceCards.tsx';
+import { TextField, useForm } from '../../components/form.tsx';
 import { useTRPC } from '../../trpc.ts';
-import { TextField, useForm } from '../auth/form.tsx';
 import { EnvironmentDetails } from './EnvironmentDetails.tsx';
 import { browserEnvironment } from './environment.ts';
 

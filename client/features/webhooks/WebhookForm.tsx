@@ -8,9 +8,9 @@ import {
   zCreateWebhookInput,
 } from '../../../src/schemas/webhooks.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
+import { TextField, useForm } from '../../components/form.tsx';
 import { errorData, errorMessage } from '../../lib/errors.ts';
 import { useTRPC } from '../../trpc.ts';
-import { TextField, useForm } from '../auth/form.tsx';
 import { EVENT_LABEL_KEYS } from './events.ts';
 
 /** The server's refusals of an address, shown under the URL field. */

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type Me, zBindEmailInput, zSendBindCodeInput } from '../../../src/schemas/auth.ts';
+import { TextField, useForm } from '../../components/form.tsx';
 import { ConfirmDialog } from '../../features/account/ConfirmDialog.tsx';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
 import { CodeField } from '../../features/auth/CodePasswordFields.tsx';
-import { TextField, useForm } from '../../features/auth/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC, useTRPCClient } from '../../trpc.ts';
 

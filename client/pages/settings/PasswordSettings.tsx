@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { type Me, zChangePasswordInput } from '../../../src/schemas/auth.ts';
+import { TextField, useForm } from '../../components/form.tsx';
 import { NewPasswordFields } from '../../features/auth/CodePasswordFields.tsx';
-import { TextField, useForm } from '../../features/auth/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type Me, zUpdateProfileInput } from '../../../src/schemas/auth.ts';
+import { TextField, useForm } from '../../components/form.tsx';
 import { LocalTime } from '../../components/LocalTime.tsx';
 import { useMeUpdate } from '../../features/account/use-me-update.ts';
 import { useSignOut } from '../../features/account/use-sign-out.ts';
-import { TextField, useForm } from '../../features/auth/form.tsx';
 import { PlanStanding } from '../../features/membership/PlanStanding.tsx';
 import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { notify } from '../../lib/notify.ts';

@@ -1,9 +1,9 @@
 import { type InputHTMLAttributes, type ReactNode, useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { NICKNAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '../../../src/schemas/auth.ts';
-import { errorData, fieldErrorKeys } from '../../lib/errors.ts';
-import { notify } from '../../lib/notify.ts';
+import { NICKNAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '../../src/schemas/auth.ts';
+import { errorData, fieldErrorKeys } from '../lib/errors.ts';
+import { notify } from '../lib/notify.ts';
 
 /** Zod issue messages and server field errors carry only a key; these keys need numbers. */
 const MESSAGE_PARAMS: Record<string, Record<string, number>> = {

@@ -1,8 +1,8 @@
 import { Toaster } from 'sonner';
-import { TOAST } from '../../src/constants.ts';
-import { useTheme } from '../features/theme/theme-store.ts';
+import { TOAST } from '../../../src/constants.ts';
+import { useTheme } from '../theme/theme-store.ts';
 
-/** The toast outlet (spec section 8: offset 16, 3000 ms by default). Loaded after first paint. */
+/** The toast outlet (offset 16, 3000 ms by default), in the theme shown. Loaded after first paint. */
 export default function Toasts() {
   const { shown } = useTheme();
   return (
