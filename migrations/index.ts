@@ -28,6 +28,7 @@ import { Migration20261201100000_note_highlight_tags } from './Migration20261201
 import { Migration20261202100000_code_mail_key } from './Migration20261202100000_code_mail_key.ts';
 import { Migration20261202110000_device_codes } from './Migration20261202110000_device_codes.ts';
 import { Migration20261202120000_upload_state } from './Migration20261202120000_upload_state.ts';
+import { Migration20261202130000_highlight_count_trigger } from './Migration20261202130000_highlight_count_trigger.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -58,4 +59,5 @@ export const MIGRATIONS = [
   Migration20261202100000_code_mail_key,
   Migration20261202110000_device_codes,
   Migration20261202120000_upload_state,
+  Migration20261202130000_highlight_count_trigger,
 ];

@@ -65,5 +65,5 @@ export function codeDeps(deps: AppDeps): CodeDeps {
 
 /** What the extension's page uploads need: the store, the parse queue and the hourly limit. */
 export function uploadDeps(deps: AppDeps): UploadDeps {
-  return { ...codeDeps(deps), storage: deps.storage };
+  return { ...codeDeps(deps), storage: deps.storage, config: deps.config };
 }

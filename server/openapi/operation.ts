@@ -4,7 +4,7 @@ import type { ApiScope } from '../../src/schemas/api-tokens.ts';
 import type { Feature } from '../../src/schemas/membership.ts';
 import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import type { ChangeReach } from '../domain/sync/push/after-change.ts';
+import type { ChangeDeps } from '../domain/changes.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -14,8 +14,11 @@ export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
  */
 export const OPERATION_BODY_MAX = 256 * 1024;
 
-/** Everything an operation's handler is given: the parsed request and whom it acts for. */
-export interface OperationCall<P, Q, B> {
+/**
+ * Everything an operation's handler is given: the parsed request and whom it acts for. It is a
+ * service's ChangeDeps, so a handler passes it on to the service it calls.
+ */
+export interface OperationCall<P, Q, B> extends ChangeDeps {
   em: EntityManager;
   user: User;
   deps: AppDeps;
@@ -66,8 +69,6 @@ export interface Operation<
    * in its body or query that is not the caller's, a name already taken.
    */
   refuses?: Partial<Record<'404' | '409', string>>;
-  /** What its change reaches once committed, as for the app's own procedure doing the same. */
-  changes?: ChangeReach;
   handle(call: OperationCall<Parsed<P>, Parsed<Q>, Parsed<B>>): Promise<z.input<R>>;
 }
 

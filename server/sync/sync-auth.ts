@@ -1,16 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { isPullApp, type PullApp } from '../../src/schemas/sync.ts';
-import type { SyncToken, User } from '../db/entities/index.ts';
+import type { SyncToken } from '../db/entities/index.ts';
+import type { SyncCaller as PullCaller } from '../domain/sync/pull.service.ts';
 import { authenticateSyncToken } from '../domain/sync/tokens.ts';
 import { invalidToken } from './sync-errors.ts';
 import { tokenOf } from './sync-http.ts';
 
-/** Who a sync call acts for: the token's user and the note tool the token was made for. */
-export interface SyncCaller {
-  user: User;
+/** Who a sync call acts for: the token's user, the note tool the token was made for, and the token. */
+export interface SyncCaller extends PullCaller {
   token: SyncToken;
-  app: PullApp;
 }
 
 /**

@@ -24,7 +24,6 @@ import {
   undoMoveToDaily,
 } from '../domain/daily/daily.service.ts';
 import { protectedProcedure, router } from './init.ts';
-import { changesExports } from './push-trigger.ts';
 
 export const dailyRouter = router({
   /** A day's note (today, in the user's time zone, by default) and that day's extra entries. */
@@ -33,31 +32,31 @@ export const dailyRouter = router({
     .output(zDailyDay)
     .query(({ ctx, input }) => getDay(ctx.em, ctx.user, input.date)),
 
-  save: changesExports
+  save: protectedProcedure
     .input(zDailySaveInput)
     .output(zDailySaveResult)
-    .mutation(({ ctx, input }) => saveDay(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => saveDay(ctx, ctx.user, input)),
 
-  append: changesExports
+  append: protectedProcedure
     .input(zDailyAppendInput)
     .output(zDailyNote)
-    .mutation(({ ctx, input }) => appendToToday(ctx.em, ctx.user, input.text)),
+    .mutation(({ ctx, input }) => appendToToday(ctx, ctx.user, input.text)),
 
   list: protectedProcedure
     .input(zDailyListInput)
     .output(zDailyList)
     .query(({ ctx, input }) => listDays(ctx.em, ctx.user, input)),
 
-  moveHighlights: changesExports
+  moveHighlights: protectedProcedure
     .input(zMoveToDailyInput)
     .output(zDailyMoved)
-    .mutation(({ ctx, input }) => moveHighlightsToDaily(ctx.em, ctx.user, input.ids, input.target)),
+    .mutation(({ ctx, input }) => moveHighlightsToDaily(ctx, ctx.user, input.ids, input.target)),
 
   /** Takes a move's quotes out of the daily note again (what `moveHighlights` answered names it). */
-  undoMove: changesExports
+  undoMove: protectedProcedure
     .input(zUndoMoveToDailyInput)
     .output(zDailyMoveUndone)
-    .mutation(({ ctx, input }) => undoMoveToDaily(ctx.em, ctx.user, input.moveId)),
+    .mutation(({ ctx, input }) => undoMoveToDaily(ctx, ctx.user, input.moveId)),
 
   export: protectedProcedure
     .input(zDailyExportInput)

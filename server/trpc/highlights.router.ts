@@ -22,28 +22,27 @@ import {
   updateHighlight,
 } from '../domain/highlights/highlights.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
-import { changesExports } from './push-trigger.ts';
 
 export const highlightsRouter = router({
-  create: changesExports
+  create: protectedProcedure
     .input(zCreateHighlightInput)
     .output(zHighlight)
-    .mutation(({ ctx, input }) => createHighlight(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => createHighlight(ctx, ctx.user, input)),
 
-  update: changesExports
+  update: protectedProcedure
     .input(zUpdateHighlightInput)
     .output(zHighlight)
-    .mutation(({ ctx, input }) => updateHighlight(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => updateHighlight(ctx, ctx.user, input)),
 
-  reattach: changesExports
+  reattach: protectedProcedure
     .input(zReattachHighlightInput)
     .output(zHighlight)
-    .mutation(({ ctx, input }) => reattachHighlight(ctx.em, ctx.user, input)),
+    .mutation(({ ctx, input }) => reattachHighlight(ctx, ctx.user, input)),
 
-  delete: changesExports
+  delete: protectedProcedure
     .input(zHighlightIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteHighlight(ctx.em, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => deleteHighlight(ctx, ctx.user, input.id)),
 
   locate: protectedProcedure
     .input(zHighlightIdInput)

@@ -24,6 +24,7 @@ import {
 } from '../../src/schemas/notes.ts';
 import { clipHtml, clipUrl, retryClip } from '../domain/notes/clip.service.ts';
 import { navCounts } from '../domain/notes/note-counts.ts';
+import { noteDetail } from '../domain/notes/note-detail.ts';
 import { listNotes } from '../domain/notes/note-list.ts';
 import { tagCounts } from '../domain/notes/note-tags.ts';
 import { toNoteSummary } from '../domain/notes/note-view.ts';
@@ -38,43 +39,39 @@ import {
   setFlow,
   trashNotes,
 } from '../domain/notes/organise.service.ts';
-import { readerNote } from '../domain/notes/reader-note.ts';
 import { saveReadingProgress } from '../domain/notes/reading-progress.service.ts';
 import { protectedProcedure, router, syncOutput } from './init.ts';
-import { changesExports, emitsWebhooks } from './push-trigger.ts';
 
 const changed = (n: number) => ({ changed: n });
 
 export const notesRouter = router({
   /** Save a URL; the worker fetches and parses it. Saving it again returns the same note. */
-  clip: emitsWebhooks
+  clip: protectedProcedure
     .input(zClipInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
-      const { note, created, retried } = await clipUrl(ctx.em, ctx.queues, ctx.user, input.url);
+      const { note, created, retried } = await clipUrl(ctx, ctx.user, input.url);
       return { note: toNoteSummary(note), created, retried };
     }),
 
   /** Save a page with its HTML (extension, bookmarklet): parsed the same way, never fetched. */
-  clipHtml: emitsWebhooks
+  clipHtml: protectedProcedure
     .input(zClipHtmlInput)
     .output(zClipResult)
     .mutation(async ({ ctx, input }) => {
-      const { note, created } = await clipHtml(ctx.em, ctx.queues, ctx.user, input);
+      const { note, created } = await clipHtml(ctx, ctx.user, input);
       return { note: toNoteSummary(note), created, retried: !created };
     }),
 
   retryClip: protectedProcedure
     .input(zNoteIdInput)
     .output(zNoteSummary)
-    .mutation(async ({ ctx, input }) =>
-      toNoteSummary(await retryClip(ctx.em, ctx.queues, ctx.user, input.id)),
-    ),
+    .mutation(async ({ ctx, input }) => toNoteSummary(await retryClip(ctx, ctx.user, input.id))),
 
   get: protectedProcedure
     .input(zNoteIdInput)
     .output(zNoteDetail)
-    .query(({ ctx, input }) => readerNote(ctx.em, ctx.queues, ctx.user, input.id)),
+    .query(({ ctx, input }) => noteDetail(ctx.em, ctx.queues, ctx.user, input.id)),
 
   /** Where the reader left the note (no export change: reading is not editing). */
   saveProgress: protectedProcedure
@@ -94,54 +91,52 @@ export const notesRouter = router({
 
   counts: protectedProcedure.output(zNavCounts).query(({ ctx }) => navCounts(ctx.em, ctx.user)),
 
-  setFlow: changesExports
+  setFlow: protectedProcedure
     .input(zSetFlowInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await setFlow(ctx.em, ctx.user, input.ids, input.flow))),
+    .mutation(async ({ ctx, input }) => changed(await setFlow(ctx, ctx.user, input.ids, input.flow))),
 
-  trash: changesExports
+  trash: protectedProcedure
     .input(zNoteIdsInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await trashNotes(ctx.em, ctx.user, input.ids))),
+    .mutation(async ({ ctx, input }) => changed(await trashNotes(ctx, ctx.user, input.ids))),
 
-  restore: changesExports
+  restore: protectedProcedure
     .input(zNoteIdsInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await restoreNotes(ctx.em, ctx.user, input.ids))),
+    .mutation(async ({ ctx, input }) => changed(await restoreNotes(ctx, ctx.user, input.ids))),
 
-  deleteForever: changesExports
+  deleteForever: protectedProcedure
     .input(zNoteIdsInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) =>
-      changed(await deleteForever(ctx.em, ctx.queues, ctx.user, input.ids)),
-    ),
+    .mutation(async ({ ctx, input }) => changed(await deleteForever(ctx, ctx.user, input.ids))),
 
-  moveToFolder: changesExports
+  moveToFolder: protectedProcedure
     .input(zMoveToFolderInput)
     .output(zChanged)
     .mutation(async ({ ctx, input }) =>
-      changed(await moveToFolder(ctx.em, ctx.user, input.ids, input.folderId)),
+      changed(await moveToFolder(ctx, ctx.user, input.ids, input.folderId)),
     ),
 
   tags: protectedProcedure.output(z.array(zTagCount)).query(({ ctx }) => tagCounts(ctx.em, ctx.user)),
 
-  addTag: changesExports
+  addTag: protectedProcedure
     .input(zTagNotesInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await addTag(ctx.em, ctx.user, input.ids, input.tag))),
+    .mutation(async ({ ctx, input }) => changed(await addTag(ctx, ctx.user, input.ids, input.tag))),
 
-  removeTag: changesExports
+  removeTag: protectedProcedure
     .input(zTagNotesInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await removeTag(ctx.em, ctx.user, input.ids, input.tag))),
+    .mutation(async ({ ctx, input }) => changed(await removeTag(ctx, ctx.user, input.ids, input.tag))),
 
-  renameTag: changesExports
+  renameTag: protectedProcedure
     .input(zRenameTagInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, [input.from], input.to))),
+    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx, ctx.user, [input.from], input.to))),
 
-  mergeTags: changesExports
+  mergeTags: protectedProcedure
     .input(zMergeTagsInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx.em, ctx.user, input.from, input.to))),
+    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx, ctx.user, input.from, input.to))),
 });

@@ -86,7 +86,10 @@ export const zApiNoteDetail = zApiNote
     publishedAt: zEpochSeconds.nullable(),
     lang: z.string().nullable(),
     wordCount: z.number().int(),
-    contentHtml: z.string().meta({ description: 'The sanitised article.' }),
+    contentHtml: z.string().meta({
+      description:
+        'The sanitised article as the reader shows it: each image is Margin’s stored copy (under /files/images, for the signed-in owner) or a placeholder until it is stored.',
+    }),
     text: z.string().meta({ description: "The article's text, which selectors' positions count in." }),
     readingProgress: zReadingProgress.nullable().meta({
       description:

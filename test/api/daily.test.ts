@@ -50,7 +50,12 @@ describe('daily notes', () => {
     const instant = new Date('2026-03-01T17:30:00Z');
     expect(today(fresh, instant)).toBe('2026-03-02');
     expect(today({ ...fresh, timeZone: 'America/New_York' } as User, instant)).toBe('2026-03-01');
-    const note = await appendToToday(deps.orm.em.fork(), fresh, 'late night thought', instant);
+    const note = await appendToToday(
+      { ...deps, em: deps.orm.em.fork() },
+      fresh,
+      'late night thought',
+      instant,
+    );
     expect(note).toMatchObject({ date: '2026-03-02', text: '**01:30** late night thought' });
     await expect(caller.account.setTimeZone({ timeZone: 'Mars/Olympus' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',

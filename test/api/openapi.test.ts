@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock, setClock } from '../../server/clock.ts';
-import { Highlight, Note, User } from '../../server/db/entities/index.ts';
+import { Highlight, Note, NoteContent, StoredFile, User } from '../../server/db/entities/index.ts';
 import { createApiToken, revokeApiToken } from '../../server/domain/openapi/api-tokens.ts';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyRecords } from '../../server/domain/openapi/idempotency.ts';
 import { HOUR_MS } from '../../src/constants.ts';
@@ -393,5 +393,46 @@ describe('rate limit', () => {
     const fresh = await raw('/tags', { headers: bearer(other.apiToken) });
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('ratelimit-remaining')).toBe(String(max - 1));
+  });
+});
+
+describe('a note’s article', () => {
+  test('the API serves the article the reader shows: Margin’s copy of a stored image, a placeholder for one not stored yet', async () => {
+    const owner = await apiUser(deps);
+    const note = await makeClippedNote(deps, owner.user.id, { title: 'Pictures', text: TEXT });
+    const em = deps.orm.em.fork();
+    const stored = 'https://pages.example/stored.png';
+    const waiting = 'https://pages.example/waiting.png';
+    await em.nativeUpdate(
+      NoteContent,
+      { note: note.id },
+      {
+        contentHtml: `<p>${TEXT}</p><p><img src="${stored}" alt="Stored"></p><p><img src="${waiting}" alt="Waiting"></p>`,
+      },
+    );
+    const hash = 'a'.repeat(64);
+    em.create(StoredFile, {
+      user: owner.user.id,
+      note: note.id,
+      sourceUrl: stored,
+      key: `${owner.user.id}/images/${note.id}/${hash}.png`,
+      contentType: 'image/png',
+      bytes: 100,
+      width: 320,
+      height: 160,
+      hash,
+    });
+    await em.flush();
+
+    const reader = await owner.caller.notes.get({ id: note.id });
+    const api = await apiClient(server.url, owner.apiToken).GET('/notes/{id}', {
+      params: { path: { id: note.id } },
+    });
+    expect(api.response.status).toBe(200);
+    expect(api.data?.data.contentHtml).toBe(reader.contentHtml);
+    expect(reader.contentHtml).toContain(`/files/images/${hash}.png`);
+    expect(reader.contentHtml).toContain('data-state="pending"');
+    expect(reader.contentHtml).not.toContain('src="https://pages.example');
+    expect(api.data?.data.text).toBe(reader.text);
   });
 });

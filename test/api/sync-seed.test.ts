@@ -6,7 +6,7 @@ import { createApp } from '../../server/app.ts';
 import { clock, setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
-import { CLIP_WAIT_MS } from '../../server/sync/pull.ts';
+import { CLIP_WAIT_MS } from '../../server/domain/sync/pull.service.ts';
 import { Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { ExportHighlightType, type PullApp } from '../../src/schemas/sync.ts';

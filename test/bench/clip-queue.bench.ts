@@ -224,7 +224,8 @@ async function runOnce(
   await em.flush();
 
   const enqueueStarted = performance.now();
-  for (let n = 0; n < pages; n++) await clipUrl(orm.em.fork(), queues, user, `${site.origin}/${run}/${n}`);
+  for (let n = 0; n < pages; n++)
+    await clipUrl({ em: orm.em.fork(), queues, config }, user, `${site.origin}/${run}/${n}`);
   const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
   const hitsBefore = await site.hits();
 

@@ -104,7 +104,7 @@ em.create(NoteContent, { note, text, contentHtml: paragraphs.map((p) => `<p>${p}
 await em.flush();
 for (let i = 0; i < HIGHLIGHTS; i++) {
   const start = Math.floor((i / HIGHLIGHTS) * (text.length - 80));
-  await createHighlight(orm.em.fork(), user, {
+  await createHighlight({ em: orm.em.fork(), queues, config }, user, {
     id: newId(),
     noteId: note.id,
     coreType: CoreType.highlight,

@@ -385,7 +385,7 @@ describe('storing a clipped note’s images', () => {
     const { note: deleted } = await caller.notes.clip({ url: `${site.origin}/old?deleted` });
     await imagesSettled(deleted.id);
     const deletedKeys = (await rowsOf(deleted.id)).map((r) => r.key as string);
-    await deleteNote(deps.orm.em.fork(), deps.queues, user, deleted.id);
+    await deleteNote({ ...deps, em: deps.orm.em.fork() }, user, deleted.id);
     await waitFor(() => gone(deletedKeys), 20_000, 'deleted files removed');
     expect(await deps.orm.em.fork().count(StoredFile, { user: user.id })).toBe(0);
   });

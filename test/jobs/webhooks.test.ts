@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clock } from '../../server/clock.ts';
 import { createHighlight } from '../../server/domain/highlights/highlights.service.ts';
 import { sweepWebhooks } from '../../server/domain/webhooks/queue.ts';
+import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { highlight } from '../helpers/push-setup.ts';
@@ -223,16 +224,26 @@ describe('the sweep', () => {
     const { reader, note, url, endpoint } = await subscriber(env, 'A script wrote this.', [
       'highlight.created',
     ]);
-    // Straight from the service, as a front that queued nothing would leave it.
-    await createHighlight(env.deps.orm.em.fork(), reader.user, {
-      id: newId(),
-      noteId: note.id,
-      coreType: CoreType.textNote,
-      text: 'Swept along',
-      slotId: 1,
-      style: 1,
-      tags: [],
-    });
+    // The change commits while its queue cannot be reached (its connection is closed): its
+    // events are saved, and only the sweep will send them.
+    const unreachable = createRedis(env.deps.config.redisUrl, 'producer');
+    unreachable.on('error', () => {});
+    const deadQueues = createQueues(unreachable, env.deps.config.redisPrefix);
+    await unreachable.quit();
+    try {
+      await createHighlight({ ...env.deps, em: env.deps.orm.em.fork(), queues: deadQueues }, reader.user, {
+        id: newId(),
+        noteId: note.id,
+        coreType: CoreType.textNote,
+        text: 'Swept along',
+        slotId: 1,
+        style: 1,
+        tags: [],
+      });
+    } finally {
+      await closeQueues(deadQueues).catch(() => {});
+      unreachable.disconnect();
+    }
     // At least this endpoint: another test's last delivery may still be being marked delivered.
     expect((await sweepWebhooks(env.deps.orm.em.fork(), env.deps.queues)).queued).toBeGreaterThanOrEqual(1);
     const [hook] = await env.receiver.waitFor(url, 1);

@@ -540,7 +540,7 @@ export interface components {
             clipError: string | null;
             /** @description Clipping: 3 queued, 4 running, 1 done, 2 failed. */
             clipStatus: number;
-            /** @description The sanitised article. */
+            /** @description The sanitised article as the reader shows it: each image is Margin’s stored copy (under /files/images, for the signed-in owner) or a placeholder until it is stored. */
             contentHtml: string;
             /** @description Epoch seconds. */
             createAt: number;

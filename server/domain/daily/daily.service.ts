@@ -9,6 +9,7 @@ import type { DailyMoved, DailyNote } from '../../../src/schemas/daily.ts';
 import { clock } from '../../clock.ts';
 import { Highlight, type Note, type User } from '../../db/entities/index.ts';
 import { asDate } from '../../db/row.ts';
+import { type ChangeDeps, change } from '../changes.ts';
 import { UNCLIPPED_NOTE_CLIP_STATE } from '../notes/clip-state.ts';
 import { type ExportFormat, exportFile } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
@@ -144,12 +145,12 @@ async function writeDay(
  * (src/rules/merge-text.ts) instead of overwriting, and answers with the merged text.
  */
 export async function saveDay(
-  em: EntityManager,
+  deps: ChangeDeps,
   user: User,
   input: { date: string; text: string; baseText: string; baseVersion: number },
 ) {
   const now = clock.now();
-  return em.transactional(async (tem) => {
+  return change(deps, user, async ({ tx: tem }) => {
     const row = await lockDay(tem, user, input.date, now);
     const merged = row.version !== input.baseVersion;
     const text = merged ? mergeText(input.baseText, row.text ?? '', input.text) : input.text;
@@ -158,14 +159,18 @@ export async function saveDay(
 }
 
 /** Quick entry (/postdaily): appended to today's note with its time, atomically. */
-export async function appendToToday(em: EntityManager, user: User, text: string, now = clock.now()) {
+export async function appendToToday(deps: ChangeDeps, user: User, text: string, now = clock.now()) {
   const date = today(user, now);
   const time = new Intl.DateTimeFormat('en-GB', {
     hour: '2-digit',
     minute: '2-digit',
     timeZone: user.timeZone,
   }).format(now);
-  return em.transactional(async (tem) => (await appendToDay(tem, user, date, `**${time}** ${text}`)).note);
+  return change(
+    deps,
+    user,
+    async ({ tx }) => (await appendToDay(tx, user, date, `**${time}** ${text}`)).note,
+  );
 }
 
 /** Inside a transaction: `block` appended to the day's own note (made if the day had none: `created`). */
@@ -226,13 +231,13 @@ export const DAILY_MOVE_UNDO_MS = DAY_MS;
  * so that undoMoveToDaily can take it out again.
  */
 export async function moveHighlightsToDaily(
-  em: EntityManager,
+  deps: ChangeDeps,
   user: User,
   ids: string[],
   target: 'today' | 'new',
   now = clock.now(),
 ): Promise<DailyMoved> {
-  const highlights = await em.find(
+  const highlights = await deps.em.find(
     Highlight,
     { id: { $in: ids }, user: user.id },
     { populate: ['note'], orderBy: { createdAt: 'asc' } },
@@ -241,7 +246,7 @@ export async function moveHighlightsToDaily(
   const block = highlights.map(highlightBlock).join('\n\n');
   const date = today(user, now);
   const highlightIds = highlights.map((highlight) => highlight.id);
-  return em.transactional(async (tem) => {
+  return change(deps, user, async ({ tx: tem }) => {
     const { note, created } =
       target === 'today'
         ? await appendToDay(tem, user, date, block, highlightIds)
@@ -290,8 +295,8 @@ export function withoutBlock(text: string, block: string): string | null {
  * since are kept; if they changed the quotes themselves, nothing is taken out (CONFLICT).
  * Undoing twice changes nothing the second time.
  */
-export async function undoMoveToDaily(em: EntityManager, user: User, moveId: string) {
-  return em.transactional(async (tem) => {
+export async function undoMoveToDaily(deps: ChangeDeps, user: User, moveId: string) {
+  return change(deps, user, async ({ tx: tem }) => {
     const [move] = await tem.execute<MoveRow[]>(
       `select "note_id", "daily_date", "created_note", "block", "undone_at" from "daily_move"
        where "user_id" = ? and "id" = ? for update`,

@@ -16,6 +16,7 @@ import { Highlight, Note, NoteContent, type User } from '../../db/entities/index
 import { pgTextArray } from '../../db/pg-array.ts';
 import { preparedRows } from '../../db/prepared.ts';
 import { asDate } from '../../db/row.ts';
+import { type ChangeDeps, change } from '../changes.ts';
 import { cursorId, cursorInstant, cursorJson, decodeCursor, invalidCursor, pageOf } from '../cursor.ts';
 import { ownNote } from '../notes/notes.service.ts';
 import { type SearchTarget, userSearchCondition } from '../search/search-condition.ts';
@@ -23,9 +24,6 @@ import { indexHighlight, indexNoteHighlights } from '../search/search-index.ts';
 import { highlightOf } from '../webhooks/event-data.ts';
 import { recordHighlightEvents, recordWebhookEvent } from '../webhooks/events.ts';
 import { rowToHighlightListItem, rowToHighlightView, toHighlightView } from './highlight-view.ts';
-
-/** Highlights and image highlights count towards the note's highlight count; text notes don't. */
-const COUNTED = new Set<number>([CoreType.highlight, CoreType.image]);
 
 function checkMath(annotation: string | null | undefined): void {
   if (!annotation) return;
@@ -45,20 +43,20 @@ function place(text: string, selectors: HighlightSelectors | null | undefined) {
 
 /**
  * Creates a highlight, image highlight or text note with the client's id. Repeating the same
- * create returns the existing highlight (an offline queue or a retry is harmless); the note's
- * highlight count moves in the same transaction, by one, only when a row was really inserted.
+ * create returns the existing highlight (an offline queue or a retry is harmless). The note's
+ * highlight count is the database's (a trigger on highlight).
  */
 export async function createHighlight(
-  em: EntityManager,
+  deps: ChangeDeps,
   user: User,
   input: CreateHighlightInput,
 ): Promise<HighlightView> {
   checkMath(input.annotation);
-  const note = await ownNote(em, user, input.noteId);
-  const content = await em.findOne(NoteContent, { note: note.id });
+  const note = await ownNote(deps.em, user, input.noteId);
+  const content = await deps.em.findOne(NoteContent, { note: note.id });
   const placement = place(content?.text ?? '', input.selectors);
   const now = clock.now();
-  return em.transactional(async (tem) => {
+  return change(deps, user, async ({ tx: tem }) => {
     const inserted = await tem
       .createQueryBuilder(Highlight)
       .insert({
@@ -90,21 +88,17 @@ export async function createHighlight(
       await recordWebhookEvent(tem, user, 'highlight.created', highlightOf(highlight));
       await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
       await indexNoteHighlights(tem, note.id);
-      if (COUNTED.has(input.coreType)) {
-        await tem.execute('update "note" set "highlight_count" = "highlight_count" + 1 where "id" = ?', [
-          note.id,
-        ]);
-      }
     }
     return toHighlightView(highlight);
   });
 }
 
 export async function updateHighlight(
-  em: EntityManager,
+  deps: ChangeDeps,
   user: User,
   input: UpdateHighlightInput,
 ): Promise<HighlightView> {
+  const em = deps.em;
   const highlight = await em.findOne(Highlight, { id: input.id, user: user.id });
   if (!highlight) throw new AppError('NOT_FOUND');
   if (input.slotId !== undefined) highlight.slotId = input.slotId;
@@ -124,7 +118,7 @@ export async function updateHighlight(
     }
   }
   const noteId = (highlight.note as unknown as { id: string } | null)?.id;
-  await em.transactional(async (tem) => {
+  await change(deps, user, async ({ tx: tem }) => {
     await tem.flush();
     await recordHighlightEvents(tem, user, 'highlight.updated', [highlight.id]);
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
@@ -139,10 +133,11 @@ export async function updateHighlight(
  * brought back. The selection must be in the note's text as the server has it.
  */
 export async function reattachHighlight(
-  em: EntityManager,
+  deps: ChangeDeps,
   user: User,
   input: ReattachHighlightInput,
 ): Promise<HighlightView> {
+  const em = deps.em;
   const highlight = await em.findOne(Highlight, { id: input.id, user: user.id }, { populate: ['note'] });
   const note = highlight?.note as unknown as Note | null | undefined;
   if (!highlight || !note) throw new AppError('NOT_FOUND');
@@ -156,7 +151,7 @@ export async function reattachHighlight(
   highlight.positionEnd = placement.positionEnd;
   highlight.detached = false;
   highlight.updatedAt = clock.now();
-  await em.transactional(async (tem) => {
+  await change(deps, user, async ({ tx: tem }) => {
     await tem.flush();
     await recordHighlightEvents(tem, user, 'highlight.updated', [highlight.id]);
     await indexHighlight(tem, { userId: user.id, id: highlight.id }, highlight);
@@ -172,23 +167,17 @@ export async function getHighlight(em: EntityManager, user: User, id: string): P
   return toHighlightView(highlight);
 }
 
-/** Deletes one of the user's highlights; the note's highlight count drops by one only if a row was deleted. */
-export async function deleteHighlight(em: EntityManager, user: User, id: string): Promise<void> {
-  await em.transactional(async (tem) => {
-    const rows = await tem.execute<{ note_id: string | null; core_type: number }[]>(
-      'delete from "highlight" where "id" = ? and "user_id" = ? returning "note_id", "core_type"',
+/** Deletes one of the user's highlights (the note's highlight count follows, by trigger). */
+export async function deleteHighlight(deps: ChangeDeps, user: User, id: string): Promise<void> {
+  await change(deps, user, async ({ tx: tem }) => {
+    const rows = await tem.execute<{ note_id: string | null }[]>(
+      'delete from "highlight" where "id" = ? and "user_id" = ? returning "note_id"',
       [id, user.id],
     );
     const deleted = rows[0];
     if (!deleted) throw new AppError('NOT_FOUND');
     await recordWebhookEvent(tem, user, 'highlight.deleted', { id, noteId: deleted.note_id });
     if (deleted.note_id) await indexNoteHighlights(tem, deleted.note_id);
-    if (deleted.note_id && COUNTED.has(deleted.core_type)) {
-      await tem.execute(
-        'update "note" set "highlight_count" = greatest("highlight_count" - 1, 0) where "id" = ?',
-        [deleted.note_id],
-      );
-    }
   });
 }
 

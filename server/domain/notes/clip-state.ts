@@ -191,27 +191,36 @@ export async function requeueClip(
   options: RequeueOptions = {},
 ): Promise<boolean> {
   const noteId = typeof note === 'string' ? note : note.id;
-  const { within, ...guard } = options;
-  let attempt: number | null;
-  if (within) {
-    attempt = await em
-      .transactional(async (tem) => {
-        await within(tem);
-        const moved = await moveClip(tem, noteId, event, guard);
-        if (moved === null) throw new NotMoved();
-        return moved;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof NotMoved) return null;
-        throw error;
-      });
-  } else {
-    attempt = await moveClip(em, noteId, event, guard);
-  }
+  const attempt = await moveClipToQueue(em, noteId, event, options);
   if (attempt === null) return false;
   if (typeof note !== 'string') await em.refresh(note);
   await enqueueClip(queues, { id: noteId, clipAttempts: attempt });
   return true;
+}
+
+/**
+ * requeueClip's move without the queueing (for a caller that queues after its own commit): the
+ * attempt to queue, or null when the clip was not moved (and `within` wrote nothing).
+ */
+export async function moveClipToQueue(
+  em: EntityManager,
+  noteId: string,
+  event: RequeueEvent,
+  options: RequeueOptions = {},
+): Promise<number | null> {
+  const { within, ...guard } = options;
+  if (!within) return moveClip(em, noteId, event, guard);
+  return em
+    .transactional(async (tem) => {
+      await within(tem);
+      const moved = await moveClip(tem, noteId, event, guard);
+      if (moved === null) throw new NotMoved();
+      return moved;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof NotMoved) return null;
+      throw error;
+    });
 }
 
 /** The worker takes a job: its note moves to processing (or stays there, the job resumed after a crash). */

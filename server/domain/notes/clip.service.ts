@@ -6,10 +6,16 @@ import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 import { toStorableText } from '../../../src/rules/text.ts';
 import { clock } from '../../clock.ts';
 import { Note, NoteContent, type User } from '../../db/entities/index.ts';
-import type { Queues } from '../../queue.ts';
+import { type ChangeDeps, change } from '../changes.ts';
 import { noteOf } from '../webhooks/event-data.ts';
 import { recordWebhookEvent } from '../webhooks/events.ts';
-import { enqueueClip, NEW_NOTE_CLIP_STATE, requeueClip } from './clip-state.ts';
+import {
+  enqueueClip,
+  moveClipToQueue,
+  NEW_NOTE_CLIP_STATE,
+  type RequeueEvent,
+  type RequeueOptions,
+} from './clip-state.ts';
 
 export { enqueueClip };
 
@@ -65,14 +71,51 @@ async function findOrCreateNote(em: EntityManager, user: User, rawUrl: string, s
   return { note, created: inserted.affectedRows === 1 };
 }
 
+/** A new note's clip: queued once the note has committed, so the worker always finds it. */
+async function createNote(
+  deps: ChangeDeps,
+  user: User,
+  rawUrl: string,
+  source: 'url' | 'html',
+  html?: string,
+) {
+  return change(deps, user, async ({ tx, afterCommit }) => {
+    const found = await findOrCreateNote(tx, user, rawUrl, source);
+    if (found.created) {
+      if (html !== undefined) await storeHtml(tx, found.note.id, html);
+      afterCommit(() => enqueueClip(deps.queues, found.note));
+    }
+    return found;
+  });
+}
+
+/** A known note's clip queued again (with `within`'s writes, all or nothing); false when it was not moved. */
+async function requeueNote(
+  deps: ChangeDeps,
+  user: User,
+  note: Note,
+  event: RequeueEvent,
+  options?: RequeueOptions,
+): Promise<boolean> {
+  const requeued = await change(deps, user, async ({ tx, afterCommit }) => {
+    const attempt = await moveClipToQueue(tx, note.id, event, options);
+    if (attempt !== null) afterCommit(() => enqueueClip(deps.queues, { id: note.id, clipAttempts: attempt }));
+    return attempt !== null;
+  });
+  if (requeued) await deps.em.refresh(note);
+  return requeued;
+}
+
+const storeHtml = (tx: EntityManager, noteId: string, html: string) =>
+  tx.upsert(NoteContent, { note: noteId, originalHtml: html, updatedAt: clock.now() });
+
 /**
  * Saves a URL: the worker fetches and parses it. Saving it again returns the existing note,
  * and a note whose clip failed is queued again (`retried`), as the user plainly wants it.
  */
-export async function clipUrl(em: EntityManager, queues: Queues, user: User, rawUrl: string) {
-  const { note, created } = await em.transactional((tem) => findOrCreateNote(tem, user, rawUrl, 'url'));
-  if (created) await enqueueClip(queues, note);
-  const retried = !created && (await requeueClip(em, queues, note, 'saved-again'));
+export async function clipUrl(deps: ChangeDeps, user: User, rawUrl: string) {
+  const { note, created } = await createNote(deps, user, rawUrl, 'url');
+  const retried = !created && (await requeueNote(deps, user, note, 'saved-again'));
   return { note, created, retried };
 }
 
@@ -83,34 +126,22 @@ export async function clipUrl(em: EntityManager, queues: Queues, user: User, raw
  * leaves no note (or the old one) behind, never a queued note without its HTML. The job is
  * queued after the commit, so the worker always finds what it is asked to parse.
  */
-export async function clipHtml(
-  em: EntityManager,
-  queues: Queues,
-  user: User,
-  input: { url: string; html: string },
-) {
-  const storeHtml = (tem: EntityManager, noteId: string) =>
-    tem.upsert(NoteContent, { note: noteId, originalHtml: input.html, updatedAt: clock.now() });
-  const { note, created } = await em.transactional(async (tem) => {
-    const found = await findOrCreateNote(tem, user, input.url, 'html');
-    if (found.created) await storeHtml(tem, found.note.id);
-    return found;
-  });
-  if (created) await enqueueClip(queues, note);
-  else
-    await requeueClip(em, queues, note, 'html-saved-again', {
-      within: async (tem) => {
-        await storeHtml(tem, note.id);
-        await tem.nativeUpdate(Note, { id: note.id }, { source: 'html' });
+export async function clipHtml(deps: ChangeDeps, user: User, input: { url: string; html: string }) {
+  const { note, created } = await createNote(deps, user, input.url, 'html', input.html);
+  if (!created)
+    await requeueNote(deps, user, note, 'html-saved-again', {
+      within: async (tx) => {
+        await storeHtml(tx, note.id, input.html);
+        await tx.nativeUpdate(Note, { id: note.id }, { source: 'html' });
       },
     });
   return { note, created };
 }
 
 /** A failed clip can be tried again by the user. */
-export async function retryClip(em: EntityManager, queues: Queues, user: User, id: string): Promise<Note> {
-  const note = await em.findOne(Note, { id, user: user.id });
+export async function retryClip(deps: ChangeDeps, user: User, id: string): Promise<Note> {
+  const note = await deps.em.findOne(Note, { id, user: user.id });
   if (!note) throw new AppError('NOT_FOUND');
-  await requeueClip(em, queues, note, 'user-retry');
+  await requeueNote(deps, user, note, 'user-retry');
   return note;
 }

@@ -28,17 +28,11 @@ export function toNoteSummary(note: Note): NoteSummary {
   return noteSummary((field) => (field === 'folderId' ? refId(note.folder) : note[field]));
 }
 
-/**
- * `article`: the article as the reader shows it (its images Margin's copies); by default the
- * stored HTML, as the Open API gives it.
- */
+/** `article`: the article as the reader shows it (its images Margin's copies or placeholders). */
 export function toNoteDetail(
   note: Note,
   content: NoteContent | null,
-  article: { contentHtml: string; imagesPending: boolean } = {
-    contentHtml: content?.contentHtml ?? '',
-    imagesPending: false,
-  },
+  article: { contentHtml: string; imagesPending: boolean },
 ): NoteDetail {
   return {
     ...toNoteSummary(note),

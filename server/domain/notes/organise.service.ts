@@ -6,9 +6,10 @@ import { clock } from '../../clock.ts';
 import { Note, type User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 import type { Queues } from '../../queue.ts';
+import { type ChangeDeps, change } from '../changes.ts';
 import { ownFolder } from '../folders/folders.service.ts';
 import { queueStoredFilesPurge } from '../images/stored-images.ts';
-import { recordHighlightEvents, recordNoteEvents, withNoteEvents } from '../webhooks/events.ts';
+import { recordHighlightEvents, recordNoteEvents } from '../webhooks/events.ts';
 
 /**
  * Every bulk change is one statement scoped to the user: another user's ids change nothing.
@@ -26,51 +27,59 @@ function listed(user: User, ids: string[]) {
   return { id: { $in: ids }, user: user.id, kind: NoteKind.web };
 }
 
-export async function setFlow(em: EntityManager, user: User, ids: string[], flow: number): Promise<number> {
-  const changed = await withNoteEvents(em, user, ids, (tem) =>
-    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { flow, updatedAt: clock.now() }),
-  );
-  return changedOrNotFound(em, user, ids, changed);
-}
-
-export async function trashNotes(
-  em: EntityManager,
+/**
+ * A bulk change of the user's notes among `ids` (`write` answers how many rows it changed): one
+ * change that also records note.updated for each note it changed; answers the count.
+ */
+function changeNotes(
+  deps: ChangeDeps,
   user: User,
   ids: string[],
-  now = clock.now(),
+  write: (tx: EntityManager) => Promise<number>,
 ): Promise<number> {
-  const changed = await withNoteEvents(em, user, ids, (tem) =>
-    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { trashedAt: now }),
-  );
-  return changedOrNotFound(em, user, ids, changed);
+  return change(deps, user, async ({ tx }) => {
+    const changed = await write(tx);
+    await recordNoteEvents(tx, user, 'note.updated', ids);
+    return changedOrNotFound(tx, user, ids, changed);
+  });
 }
 
-export async function restoreNotes(em: EntityManager, user: User, ids: string[]): Promise<number> {
-  const changed = await withNoteEvents(em, user, ids, (tem) =>
-    tem.nativeUpdate(Note, { ...listed(user, ids), trashedAt: { $ne: null } }, { trashedAt: null }),
+export function setFlow(deps: ChangeDeps, user: User, ids: string[], flow: number): Promise<number> {
+  return changeNotes(deps, user, ids, (tx) =>
+    tx.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { flow, updatedAt: clock.now() }),
   );
-  return changedOrNotFound(em, user, ids, changed);
+}
+
+export function trashNotes(deps: ChangeDeps, user: User, ids: string[], now = clock.now()): Promise<number> {
+  return changeNotes(deps, user, ids, (tx) =>
+    tx.nativeUpdate(Note, { ...listed(user, ids), trashedAt: null }, { trashedAt: now }),
+  );
+}
+
+export function restoreNotes(deps: ChangeDeps, user: User, ids: string[]): Promise<number> {
+  return changeNotes(deps, user, ids, (tx) =>
+    tx.nativeUpdate(Note, { ...listed(user, ids), trashedAt: { $ne: null } }, { trashedAt: null }),
+  );
 }
 
 /**
  * Force-delete: only notes already in the trash; their content and highlights go with them, and
  * their stored images by a job (each deletion for good below queues it).
  */
-export async function deleteForever(
-  em: EntityManager,
-  queues: Queues,
-  user: User,
-  ids: string[],
-): Promise<number> {
-  const changed = await em.nativeDelete(Note, { ...listed(user, ids), trashedAt: { $ne: null } });
-  if (changed) await queueStoredFilesPurge(queues, [user.id]);
-  return changedOrNotFound(em, user, ids, changed);
+export function deleteForever(deps: ChangeDeps, user: User, ids: string[]): Promise<number> {
+  return change(deps, user, async ({ tx, afterCommit }) => {
+    const changed = await tx.nativeDelete(Note, { ...listed(user, ids), trashedAt: { $ne: null } });
+    if (changed) afterCommit(() => queueStoredFilesPurge(deps.queues, [user.id]));
+    return changedOrNotFound(tx, user, ids, changed);
+  });
 }
 
 /** Deletes one note for good whether or not it is in the trash (the Open API's DELETE). */
-export async function deleteNote(em: EntityManager, queues: Queues, user: User, id: string): Promise<void> {
-  if (!(await em.nativeDelete(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
-  await queueStoredFilesPurge(queues, [user.id]);
+export function deleteNote(deps: ChangeDeps, user: User, id: string): Promise<void> {
+  return change(deps, user, async ({ tx, afterCommit }) => {
+    if (!(await tx.nativeDelete(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
+    afterCommit(() => queueStoredFilesPurge(deps.queues, [user.id]));
+  });
 }
 
 /** The scheduled purge: notes in the trash for 30 days are deleted. Idempotent. */
@@ -83,16 +92,16 @@ export async function purgeTrash(em: EntityManager, queues: Queues, now = clock.
   return deleted.length;
 }
 
-export async function addTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
-  const result = await withNoteEvents(em, user, ids, (tem) =>
-    tem.execute<QueryResult>(
+export function addTag(deps: ChangeDeps, user: User, ids: string[], tag: string): Promise<number> {
+  return changeNotes(deps, user, ids, async (tx) => {
+    const result = await tx.execute<QueryResult>(
       `update "note" set "tags" = array_append("tags", ?), "updated_at" = ?
      where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and not ("tags" @> array[?]::text[])`,
       [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
       'run',
-    ),
-  );
-  return changedOrNotFound(em, user, ids, result.affectedRows);
+    );
+    return result.affectedRows;
+  });
 }
 
 /**
@@ -100,55 +109,56 @@ export async function addTag(em: EntityManager, user: User, ids: string[], tag: 
  * transaction, so a webhook receiver hears one note.updated with the note as it ends up. As
  * with setFlow, a note in the trash keeps its state.
  */
-export async function updateNote(
-  em: EntityManager,
+export function updateNote(
+  deps: ChangeDeps,
   user: User,
   id: string,
   changes: { flow?: number; tags?: string[]; folderId?: string | null },
 ): Promise<void> {
-  if (!(await em.count(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
-  if (changes.folderId) await ownFolder(em, user, changes.folderId);
-  const now = clock.now();
-  await withNoteEvents(em, user, [id], async (tem) => {
+  return change(deps, user, async ({ tx }) => {
+    if (!(await tx.count(Note, listed(user, [id])))) throw new AppError('NOT_FOUND');
+    if (changes.folderId) await ownFolder(tx, user, changes.folderId);
+    const now = clock.now();
     if (changes.flow !== undefined)
-      await tem.nativeUpdate(
+      await tx.nativeUpdate(
         Note,
         { ...listed(user, [id]), trashedAt: null },
         { flow: changes.flow, updatedAt: now },
       );
     if (changes.tags !== undefined) {
       const tags = pgTextArray([...new Set(changes.tags)]);
-      await tem.execute(
+      await tx.execute(
         `update "note" set "tags" = ?::text[], "updated_at" = ?
          where "user_id" = ? and "kind" = ? and "id" = ? and "tags" is distinct from ?::text[]`,
         [tags, now, user.id, NoteKind.web, id, tags],
       );
     }
     if (changes.folderId !== undefined)
-      await tem.nativeUpdate(Note, listed(user, [id]), { folder: changes.folderId, updatedAt: now });
+      await tx.nativeUpdate(Note, listed(user, [id]), { folder: changes.folderId, updatedAt: now });
+    await recordNoteEvents(tx, user, 'note.updated', [id]);
   });
 }
 
-export async function removeTag(em: EntityManager, user: User, ids: string[], tag: string): Promise<number> {
-  const result = await withNoteEvents(em, user, ids, (tem) =>
-    tem.execute<QueryResult>(
+export function removeTag(deps: ChangeDeps, user: User, ids: string[], tag: string): Promise<number> {
+  return changeNotes(deps, user, ids, async (tx) => {
+    const result = await tx.execute<QueryResult>(
       `update "note" set "tags" = array_remove("tags", ?), "updated_at" = ?
      where "user_id" = ? and "kind" = ? and "id" = any(?::text[]) and "tags" @> array[?]::text[]`,
       [tag, clock.now(), user.id, NoteKind.web, pgTextArray(ids), tag],
       'run',
-    ),
-  );
-  return changedOrNotFound(em, user, ids, result.affectedRows);
+    );
+    return result.affectedRows;
+  });
 }
 
 /**
  * Renames tags on notes and highlights in one transaction. Renaming into a tag that exists
  * merges them (no duplicates are left).
  */
-export async function mergeTags(em: EntityManager, user: User, from: string[], to: string): Promise<number> {
+export async function mergeTags(deps: ChangeDeps, user: User, from: string[], to: string): Promise<number> {
   const sources = from.filter((t) => t !== to);
   if (!sources.length) return 0;
-  return em.transactional(async (tem) => {
+  return change(deps, user, async ({ tx: tem }) => {
     let changed = 0;
     for (const table of ['note', 'highlight']) {
       const result = await tem.execute<QueryResult>(
@@ -167,15 +177,14 @@ export async function mergeTags(em: EntityManager, user: User, from: string[], t
   });
 }
 
-export async function moveToFolder(
-  em: EntityManager,
+export function moveToFolder(
+  deps: ChangeDeps,
   user: User,
   ids: string[],
   folderId: string | null,
 ): Promise<number> {
-  if (folderId) await ownFolder(em, user, folderId);
-  const changed = await withNoteEvents(em, user, ids, (tem) =>
-    tem.nativeUpdate(Note, listed(user, ids), { folder: folderId, updatedAt: clock.now() }),
-  );
-  return changedOrNotFound(em, user, ids, changed);
+  return changeNotes(deps, user, ids, async (tx) => {
+    if (folderId) await ownFolder(tx, user, folderId);
+    return tx.nativeUpdate(Note, listed(user, ids), { folder: folderId, updatedAt: clock.now() });
+  });
 }

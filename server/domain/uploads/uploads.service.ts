@@ -4,6 +4,7 @@ import { newId } from '../../../src/rules/id.ts';
 import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 import { parseUploadFile, UPLOAD_MAX_BYTES, type UploadPolicy } from '../../../src/schemas/extension.ts';
 import { clock } from '../../clock.ts';
+import type { AppConfig } from '../../config.ts';
 import { Note, Upload, type UploadState, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { type FileStorage, FileTooLargeError } from '../../storage/index.ts';
@@ -23,6 +24,7 @@ const HOLDING: UploadState[] = ['issued', 'uploaded'];
 export interface UploadDeps extends LimitStore {
   storage: FileStorage;
   queues: Queues;
+  config: AppConfig;
 }
 
 /**
@@ -126,7 +128,10 @@ export async function completeUpload(
     return { note, created: false };
   }
   try {
-    const result = await clipHtml(em, deps.queues, user, { url: upload.url, html: file.html });
+    const result = await clipHtml({ em, queues: deps.queues, config: deps.config }, user, {
+      url: upload.url,
+      html: file.html,
+    });
     await em.nativeUpdate(Upload, { key }, { noteId: result.note.id, state: 'spent' });
     await deps.storage.remove(key);
     return result;

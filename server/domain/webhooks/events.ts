@@ -79,7 +79,7 @@ export async function recordPing(em: EntityManager, endpointId: string): Promise
 // highlight whose exported columns a transaction changed with that transaction's id. Reading the
 // rows stamped by the current transaction tells exactly which of them a bulk statement changed,
 // so a no-op (a tag a note already has, a state it is already in) makes no event. The caller's
-// statements and these must share one transaction (`withNoteEvents`, or the caller's own).
+// statements and these must share one transaction (the change's, server/domain/changes.ts).
 const CHANGED_HERE = '"change_xid" = pg_current_xact_id()';
 
 /**
@@ -116,22 +116,5 @@ export async function recordHighlightEvents(
       [user.id, ...(ids ? [pgTextArray(ids)] : [])],
     );
     return rows.map(highlightFromRow);
-  });
-}
-
-/**
- * Runs a bulk change of the user's notes among `ids` in a transaction that also records
- * note.updated for each note it changed; answers what `write` answered.
- */
-export function withNoteEvents<T>(
-  em: EntityManager,
-  user: Owner,
-  ids: readonly string[],
-  write: (tem: EntityManager) => Promise<T>,
-): Promise<T> {
-  return em.transactional(async (tem) => {
-    const result = await write(tem);
-    await recordNoteEvents(tem, user, 'note.updated', ids);
-    return result;
   });
 }

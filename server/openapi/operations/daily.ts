@@ -48,11 +48,11 @@ export const dailyOperations = [
     bodyMax: WRITE_DAY_BODY_MAX,
     response: zApiDailyNote,
     status: 201,
-    changes: 'exports',
-    handle: async ({ em, user, body }) => {
+    handle: async (call) => {
+      const { em, user, body } = call;
       const date = body.date ?? today(user);
       const day = await getDay(em, user, date);
-      const { merged: _, ...saved } = await saveDay(em, user, {
+      const { merged: _, ...saved } = await saveDay(call, user, {
         date,
         text: body.text,
         baseText: day.text,
@@ -71,12 +71,13 @@ export const dailyOperations = [
     body: zApiDailyAppend,
     refuses: { '404': 'The highlight (`highlightId`) is not found, or not yours.' },
     response: zApiDailyNote,
-    changes: 'exports',
-    handle: async ({ em, user, body }) =>
-      toApiDailyNote(
+    handle: async (call) => {
+      const { user, body } = call;
+      return toApiDailyNote(
         'text' in body
-          ? await appendToToday(em, user, body.text)
-          : await moveHighlightsToDaily(em, user, [body.highlightId], 'today'),
-      ),
+          ? await appendToToday(call, user, body.text)
+          : await moveHighlightsToDaily(call, user, [body.highlightId], 'today'),
+      );
+    },
   }),
 ];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { deepLinkSearch } from '../../../src/deep-link.ts';
 import { DEFAULT_SLOT_COLOURS, TextTooltipStyle, ViewStyle } from '../../../src/enums.ts';
-import { normalizeNoteUrl } from '../../../src/rules/note-url.ts';
 import {
   DEFAULT_SHORTCUTS,
   zExtensionPage,
@@ -14,11 +13,10 @@ import {
 } from '../../../src/schemas/extension.ts';
 import { zApiNote } from '../../../src/schemas/openapi.ts';
 import { COLOUR_FIELDS } from '../../../src/schemas/user-settings.ts';
-import { Note } from '../../db/entities/index.ts';
 import { uploadDeps } from '../../deps.ts';
 import { getUserSettings } from '../../domain/account/user-settings.service.ts';
-import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
-import { clipUrl, urlHash } from '../../domain/notes/clip.service.ts';
+import { clipUrl } from '../../domain/notes/clip.service.ts';
+import { pageNote } from '../../domain/notes/note-by-url.ts';
 import { toNoteSummary } from '../../domain/notes/note-view.ts';
 import { completeUpload, createUploadPolicy } from '../../domain/uploads/uploads.service.ts';
 import { operation } from '../operation.ts';
@@ -68,10 +66,9 @@ export const extensionOperations = [
     query: zExtensionPageQuery,
     response: zExtensionPage,
     handle: async ({ em, user, origin, query }) => {
-      const url = normalizeNoteUrl(query.url);
-      const note = url ? await em.findOne(Note, { user: user.id, urlHash: urlHash(url) }) : null;
-      if (!note) return { note: null, highlights: [] };
-      const highlights = await noteHighlights(em, user, note.id);
+      const page = await pageNote(em, user, query.url);
+      if (!page) return { note: null, highlights: [] };
+      const { note, highlights } = page;
       return {
         note: {
           id: note.id,
@@ -115,7 +112,6 @@ export const extensionOperations = [
     body: zUploadCompleteInput,
     refuses: { '404': 'No upload was made with this key, or it is not yours.' },
     response: z.object({ note: zApiNote, created: z.boolean() }),
-    changes: 'webhooks',
     handle: async ({ em, user, deps, body }) => {
       const { note, created } = await completeUpload(em, uploadDeps(deps), user, body.key);
       return { note: toApiNote(toNoteSummary(note)), created };
@@ -135,9 +131,9 @@ export const extensionOperations = [
     body: z.object({ url: zWebPageUrl }).meta({ id: 'SavePageByUrl' }),
     response: z.object({ note: zApiNote, created: z.boolean() }),
     status: 201,
-    changes: 'webhooks',
-    handle: async ({ em, user, deps, body }) => {
-      const { note, created } = await clipUrl(em, deps.queues, user, body.url);
+    handle: async (call) => {
+      const { user, body } = call;
+      const { note, created } = await clipUrl(call, user, body.url);
       return { note: toApiNote(toNoteSummary(note)), created };
     },
   }),

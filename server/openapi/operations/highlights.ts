@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { newId } from '../../../src/rules/id.ts';
 import {
   zApiCreateHighlight,
   zApiHighlight,
@@ -9,13 +8,12 @@ import {
   zHighlightIdParams,
 } from '../../../src/schemas/openapi.ts';
 import {
-  createHighlight,
   deleteHighlight,
   getHighlight,
   listHighlights,
   updateHighlight,
 } from '../../domain/highlights/highlights.service.ts';
-import { selectorsForQuote } from '../../domain/highlights/quote-selectors.ts';
+import { highlightPassage } from '../../domain/highlights/quote-selectors.ts';
 import { operation } from '../operation.ts';
 import { toApiHighlight, toApiPage } from '../shapes.ts';
 
@@ -54,21 +52,7 @@ export const highlightOperations = [
     },
     response: zApiHighlight,
     status: 201,
-    changes: 'exports',
-    handle: async ({ em, user, body }) => {
-      const { quote, ...fields } = body;
-      const selectors =
-        fields.selectors ??
-        (quote ? await selectorsForQuote(em, user, { noteId: fields.noteId, quote }) : null);
-      const text = fields.text || (selectors ? selectors.quote.exact : '');
-      const created = await createHighlight(em, user, {
-        ...fields,
-        id: fields.id ?? newId(),
-        selectors,
-        text,
-      });
-      return toApiHighlight(created);
-    },
+    handle: async (call) => toApiHighlight(await highlightPassage(call, call.user, call.body)),
   }),
   operation({
     method: 'get',
@@ -92,9 +76,10 @@ export const highlightOperations = [
     params: zHighlightIdParams,
     body: zApiUpdateHighlight,
     response: zApiHighlight,
-    changes: 'exports',
-    handle: async ({ em, user, params, body }) =>
-      toApiHighlight(await updateHighlight(em, user, { ...body, id: params.id })),
+    handle: async (call) => {
+      const { user, params, body } = call;
+      return toApiHighlight(await updateHighlight(call, user, { ...body, id: params.id }));
+    },
   }),
   operation({
     method: 'delete',
@@ -106,9 +91,9 @@ export const highlightOperations = [
     extension: 'highlights',
     params: zHighlightIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    changes: 'exports',
-    handle: async ({ em, user, params }) => {
-      await deleteHighlight(em, user, params.id);
+    handle: async (call) => {
+      const { user, params } = call;
+      await deleteHighlight(call, user, params.id);
       return { deleted: true as const };
     },
   }),

@@ -13,11 +13,12 @@ import {
   zNoteIdParams,
 } from '../../../src/schemas/openapi.ts';
 import type { User } from '../../db/entities/index.ts';
+import type { ChangeDeps } from '../../domain/changes.ts';
 import { exportHighlights } from '../../domain/highlights/export-highlights.ts';
-import { noteHighlights } from '../../domain/highlights/highlights.service.ts';
 import { clipHtml, clipUrl } from '../../domain/notes/clip.service.ts';
+import { noteDetailWithHighlights } from '../../domain/notes/note-detail.ts';
 import { listNotes } from '../../domain/notes/note-list.ts';
-import { toNoteDetail, toNoteSummary } from '../../domain/notes/note-view.ts';
+import { toNoteSummary } from '../../domain/notes/note-view.ts';
 import { exportNote, getNote, ownNote } from '../../domain/notes/notes.service.ts';
 import { deleteNote, restoreNotes, trashNotes, updateNote } from '../../domain/notes/organise.service.ts';
 import { operation } from '../operation.ts';
@@ -41,7 +42,7 @@ function noteMove(
   verb: 'trash' | 'restore',
   operationId: string,
   summary: string,
-  move: (em: EntityManager, user: User, ids: string[]) => Promise<number>,
+  move: (deps: ChangeDeps, user: User, ids: string[]) => Promise<number>,
 ) {
   return operation({
     method: 'post',
@@ -52,9 +53,9 @@ function noteMove(
     scope: 'write',
     params: zNoteIdParams,
     response: zApiNote,
-    changes: 'exports',
-    handle: async ({ em, user, params }) => {
-      await move(em, user, [params.id]);
+    handle: async (call) => {
+      const { em, user, params } = call;
+      await move(call, user, [params.id]);
       return current(em, user, params.id);
     },
   });
@@ -89,11 +90,11 @@ export const noteOperations = [
     bodyMax: CREATE_NOTE_BODY_MAX,
     response: z.object({ note: zApiNote, created: z.boolean() }),
     status: 201,
-    changes: 'webhooks',
-    handle: async ({ em, user, deps, body }) => {
+    handle: async (call) => {
+      const { user, body } = call;
       const { note, created } = body.html
-        ? await clipHtml(em, deps.queues, user, { url: body.url, html: body.html })
-        : await clipUrl(em, deps.queues, user, body.url);
+        ? await clipHtml(call, user, { url: body.url, html: body.html })
+        : await clipUrl(call, user, body.url);
       return { note: toApiNote(toNoteSummary(note)), created };
     },
   }),
@@ -106,9 +107,9 @@ export const noteOperations = [
     scope: 'read',
     params: zNoteIdParams,
     response: zApiNoteDetail,
-    handle: async ({ em, user, params }) => {
-      const { note, content } = await getNote(em, user, params.id);
-      return toApiNoteDetail(toNoteDetail(note, content), await noteHighlights(em, user, params.id));
+    handle: async ({ em, queues, user, params }) => {
+      const { note, highlights } = await noteDetailWithHighlights(em, queues, user, params.id);
+      return toApiNoteDetail(note, highlights);
     },
   }),
   operation({
@@ -121,9 +122,9 @@ export const noteOperations = [
     params: zNoteIdParams,
     body: zApiUpdateNote,
     response: zApiNote,
-    changes: 'exports',
-    handle: async ({ em, user, params, body }) => {
-      await updateNote(em, user, params.id, body);
+    handle: async (call) => {
+      const { em, user, params, body } = call;
+      await updateNote(call, user, params.id, body);
       return current(em, user, params.id);
     },
   }),
@@ -138,9 +139,9 @@ export const noteOperations = [
     scope: 'write',
     params: zNoteIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    changes: 'exports',
-    handle: async ({ em, deps, user, params }) => {
-      await deleteNote(em, deps.queues, user, params.id);
+    handle: async (call) => {
+      const { user, params } = call;
+      await deleteNote(call, user, params.id);
       return { deleted: true as const };
     },
   }),

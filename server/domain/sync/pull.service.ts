@@ -1,26 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClipStatus, Flow } from '../../src/enums.ts';
-import type { ExportRecord, IntegrationSettings } from '../../src/schemas/sync.ts';
-import { clock } from '../clock.ts';
-import type { Integration } from '../db/entities/index.ts';
-import type { AppDeps } from '../deps.ts';
-import { setFlow, trashNotes } from '../domain/notes/organise.service.ts';
-import { enforceLimits, LIMITS } from '../domain/rate-limit.ts';
-import { type ExportBatch, exportBatch, syncPositionOf } from '../domain/sync/changes.ts';
-import { exportRecords } from '../domain/sync/export-records.ts';
-import {
-  acknowledgeSync,
-  integrationOf,
-  settingsOf,
-  takeSyncLease,
-} from '../domain/sync/integrations.service.ts';
-import { exportedNotesCondition } from '../domain/sync/note-filter.ts';
-import { queueChangedPushes } from '../domain/sync/push/push.service.ts';
-import { type DeviceRedemption, redeemDeviceTicket } from '../domain/sync/tokens.ts';
-import type { SyncCaller } from './sync-auth.ts';
+import { ClipStatus, Flow } from '../../../src/enums.ts';
+import type { ExportRecord, IntegrationSettings, PullApp } from '../../../src/schemas/sync.ts';
+import { clock } from '../../clock.ts';
+import type { Integration, User } from '../../db/entities/index.ts';
+import type { AppDeps } from '../../deps.ts';
+import { setFlow, trashNotes } from '../notes/organise.service.ts';
+import { enforceLimits, LIMITS } from '../rate-limit.ts';
+import { type ExportBatch, exportBatch, syncPositionOf } from './changes.ts';
+import { exportRecords } from './export-records.ts';
+import { acknowledgeSync, integrationOf, settingsOf, takeSyncLease } from './integrations.service.ts';
+import { exportedNotesCondition } from './note-filter.ts';
+import { type DeviceRedemption, redeemDeviceTicket } from './tokens.ts';
 
-// The pull flow both fronts (Margin's /api/sync/v1 and the seed product's paths) speak:
+// The pull flow both sync fronts (Margin's /api/sync/v1 and the seed product's paths) speak:
 // init → download batches → ack, one client at a time per integration (the lease).
+
+/** Who pulls: the sync token's user and the note tool the token was made for. */
+export interface SyncCaller {
+  user: User;
+  app: PullApp;
+}
 
 /** A note whose clip was queued or started this recently is still worth waiting for. */
 export const CLIP_WAIT_MS = 2 * 60_000;
@@ -149,16 +148,14 @@ export async function ackPull(
   });
 }
 
-/** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. Push tools hear of it. */
+/** Archive (flow 9) from the note tool; another user's note is NOT_FOUND. A change like the app's own. */
 export async function archiveNote(deps: AppDeps, em: EntityManager, caller: SyncCaller, noteId: string) {
-  await setFlow(em, caller.user, [noteId], Flow.archive);
-  await queueChangedPushes(em, deps, caller.user.id);
+  await setFlow({ ...deps, em }, caller.user, [noteId], Flow.archive);
 }
 
-/** Delete from the note tool: the note goes to the trash (NOT_FOUND for another user's). Push tools hear of it. */
+/** Delete from the note tool: the note goes to the trash (NOT_FOUND for another user's). A change like the app's own. */
 export async function trashNote(deps: AppDeps, em: EntityManager, caller: SyncCaller, noteId: string) {
-  await trashNotes(em, caller.user, [noteId]);
-  await queueChangedPushes(em, deps, caller.user.id);
+  await trashNotes({ ...deps, em }, caller.user, [noteId]);
 }
 
 /** A plugin's device-flow poll (with the code it shows, if it is one of Margin's), limited per address. */
