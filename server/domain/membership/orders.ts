@@ -31,7 +31,7 @@ import type { PaymentNotice } from './providers/types.ts';
 export const ORDER_OPEN_MS = 2 * 60 * 60_000;
 
 export type OfferSettings = Pick<AppConfig, 'region' | 'membershipConfig' | 'payments'>;
-export type OrderSettings = OfferSettings & LimitStore;
+export type OrderSettings = OfferSettings & Pick<AppConfig, 'membership'> & LimitStore;
 
 /** 'mo' and 22 base-36 characters: fits every provider's order-number rules. */
 export function newOrderId(): string {
@@ -90,7 +90,7 @@ function productDescription(product: Product): string {
 /**
  * A new order for one of the region's products, paid through one of its configured providers:
  * the order is stored first, then the provider's payment is made for it (the order id travels
- * with the payment and comes back in the notification).
+ * with the payment and comes back in the notification). Refused while the install sells no memberships.
  */
 export async function createOrder(
   em: EntityManager,
@@ -99,6 +99,7 @@ export async function createOrder(
   input: CreateOrderInput,
   urls: { origin: string },
 ): Promise<OrderView> {
+  if (!settings.membership) throw new AppError('BAD_REQUEST', 'errors.membershipOff');
   const offer = regionOffer(settings, user);
   const product = offer.products.find((p) => p.id === input.productId);
   if (!product) throw new AppError('NOT_FOUND', 'errors.productUnknown');
