@@ -41,6 +41,7 @@ function lint(paths: string[]): { status: number | null; diagnostics: Diagnostic
 
 interface Diagnostic {
   category: string;
+  severity: string;
   message: string;
   location: { path: string; start: { line: number } };
 }
@@ -53,8 +54,10 @@ interface Probe {
   forbidden: number[];
 }
 
+let probes = 0;
+/** A probe in `folder`; a folder may hold several, each its own file. */
 const probe = (folder: string, lines: string[], forbidden: number[]): Probe => ({
-  file: `${folder}/__layer_probe_${process.pid}.ts`,
+  file: `${folder}/__layer_probe_${process.pid}_${probes++}.ts`,
   lines,
   forbidden,
 });
@@ -84,7 +87,7 @@ const PROBES: Probe[] = [
     [
       "import { publicProcedure } from '../server/trpc/init.ts';",
       "import { createApp } from '../server/app.ts';",
-      "import { sessionCookies } from '../server/http/session-cookie.ts';",
+      "import { oidcRoutes } from '../server/http/oidc.routes.ts';",
       "import { runServer } from '../server/launcher.ts';",
       "import { TRPCError } from '@trpc/server';",
       "import { createCallerFactory } from './workers.ts';",
@@ -121,13 +124,199 @@ const PROBES: Probe[] = [
     ["import { startWorkers } from '../jobs/workers.ts';", "import { createApp } from './app.ts';"],
     [1],
   ),
+  // The domain may import its own folders, sync/ and openapi/ among them, at every depth; the
+  // fronts and server/web of the same names one level up stay out of reach.
+  probe(
+    'server/domain',
+    [
+      "import { queueChangedPushes } from './sync/push/push.service.ts';",
+      "import { authenticateApiToken } from './openapi/api-tokens.ts';",
+      "import { syncRoutes } from '../sync/index.ts';",
+      "import { openApiRoutes } from '../openapi/index.ts';",
+      "import { jsonBody } from '../web/json-body.ts';",
+      "import { runServer } from '../launcher.ts';",
+    ],
+    [3, 4, 5, 6],
+  ),
+  probe(
+    'server/domain/notes',
+    [
+      "import { renderNotes } from '../sync/templates/render.ts';",
+      "import { onceByKey } from '../openapi/idempotency.ts';",
+      "import { clock } from '../../clock.ts';",
+      "import { AppError } from '../../../src/errors.ts';",
+      "import { syncRoutes } from '../../sync/index.ts';",
+      "import { openApiRoutes } from '../../openapi/index.ts';",
+      "import { router } from '../../trpc/init.ts';",
+      "import { oidcRoutes } from '../../http/oidc.routes.ts';",
+      "import { publicOrigin } from '../../web/public-origin.ts';",
+      "import { createApp } from '../../app.ts';",
+      "import { startWorkers } from '../../../jobs/workers.ts';",
+      "import { syncRoutes as again } from '../../../server/sync/index.ts';",
+      "import express from 'express';",
+    ],
+    [5, 6, 7, 8, 9, 10, 11, 12, 13],
+  ),
+  probe(
+    'server/domain/sync/push',
+    [
+      "import { renderNotes } from '../templates/render.ts';",
+      "import { listNotes } from '../../notes/notes.service.ts';",
+      "import { syncRoutes } from '../../../sync/index.ts';",
+      "import { openApiRoutes } from '../../../openapi/index.ts';",
+      "import { router } from '../../../trpc/init.ts';",
+      "import { startWorkers } from '../../../../jobs/workers.ts';",
+    ],
+    [3, 4, 5, 6],
+  ),
+  // The four fronts never import each other; all of them may import server/web and the domain.
+  probe(
+    'server/http',
+    [
+      "import { requestContext } from '../trpc/context.ts';",
+      "import { openApiRoutes } from '../openapi/index.ts';",
+      "import { syncRoutes } from '../sync/index.ts';",
+      "import { sessionToken } from '../web/session-cookie.ts';",
+      "import { findSignedIn } from '../domain/auth/session.service.ts';",
+    ],
+    [1, 2, 3],
+  ),
+  probe(
+    'server/trpc',
+    [
+      "import { oidcRoutes } from '../http/oidc.routes.ts';",
+      "import { publicOrigin } from '../web/public-origin.ts';",
+    ],
+    [1],
+  ),
+  probe(
+    'server/openapi/operations',
+    [
+      "import { syncRoutes } from '../../sync/index.ts';",
+      "import { signedInUser } from '../../http/signed-in.ts';",
+      "import { router } from '../../trpc/init.ts';",
+      "import { jsonBody } from '../../web/json-body.ts';",
+      "import type { Operation } from '../operation.ts';",
+    ],
+    [1, 2, 3],
+  ),
+  probe(
+    'server/sync',
+    [
+      "import { authorizationToken } from '../web/authorization.ts';",
+      "import { signedInUser } from '../http/signed-in.ts';",
+      "import { openApiRoutes } from '../openapi/index.ts';",
+      "import { router } from '../trpc/init.ts';",
+    ],
+    [2, 3, 4],
+  ),
+  // What the fronts share imports none of them.
+  probe(
+    'server/web',
+    [
+      "import type { AppConfig } from '../config.ts';",
+      "import type { NewSession } from '../domain/auth/session.service.ts';",
+      "import type { Context } from '../trpc/context.ts';",
+      "import { signedInUser } from '../http/signed-in.ts';",
+      "import { syncRoutes } from '../sync/index.ts';",
+      "import { openApiRoutes } from '../openapi/index.ts';",
+    ],
+    [3, 4, 5, 6],
+  ),
+  probe(
+    'client/components',
+    [
+      "import { useTheme } from '../features/theme/theme-store.ts';",
+      "import { LoginPage } from '../pages/LoginPage.tsx';",
+      "import { notify } from '../lib/notify.ts';",
+      "import { useForm } from './form.tsx';",
+      "import { AppError } from '../../src/errors.ts';",
+    ],
+    [1, 2],
+  ),
+  probe(
+    'client/components/icons',
+    [
+      "import { session } from '../../features/auth/session.ts';",
+      "import { CopyButton } from '../CopyButton.tsx';",
+    ],
+    [1],
+  ),
+  // The extension and the plugins import src/ and their own files only.
+  probe(
+    'extension',
+    [
+      "import { createApp } from '../server/app.ts';",
+      "import { trpc } from '../client/trpc.ts';",
+      "import { pull } from '../plugins/core/pull.ts';",
+      "import pkg from '../package.json' with { type: 'json' };",
+      "import { CoreType } from '../src/enums.ts';",
+      "import { store } from './lib/store.ts';",
+    ],
+    [1, 2, 3, 4],
+  ),
+  probe(
+    'extension/popup',
+    [
+      "import { EXTENSION_PACKAGES } from '../../server/domain/system/extension-packages.ts';",
+      "import { writeZip } from '../../plugins/build.ts';",
+      "import { messages } from '../lib/messages.ts';",
+      "import { CoreType } from '../../src/enums.ts';",
+    ],
+    [1, 2],
+  ),
+  probe(
+    'plugins',
+    [
+      "import { writeZip } from '../extension/build.ts';",
+      "import { syncRoutes } from '../server/sync/index.ts';",
+      "import type { Highlight } from '../src/schemas/highlights.ts';",
+      "import { pull } from './core/pull.ts';",
+    ],
+    [1, 2],
+  ),
+  probe(
+    'plugins/obsidian',
+    [
+      "import { background } from '../../extension/background.ts';",
+      "import { migrate } from '../../migrations/index.ts';",
+      "import { pull } from '../core/pull.ts';",
+      "import { confirmPagePath } from '../../src/rules/device-flow.ts';",
+    ],
+    [1, 2],
+  ),
 ];
+
+/**
+ * The deepest folder under each guarded folder that biome.json's overrides are written for: a
+ * relative import means a different folder at each depth, so the rules name each depth. A file
+ * deeper than this needs its own override first.
+ */
+const DEEPEST_RULED: Record<string, number> = {
+  'server/domain': 2,
+  'server/trpc': 1,
+  'server/openapi': 1,
+  'server/sync': 1,
+  'server/http': 1,
+  'server/web': 1,
+  'client/components': 1,
+  extension: 1,
+  plugins: 1,
+};
+
+/** The folder depth (0: the folder itself) of every source file under `folder`. */
+function sourceDepths(folder: string): { file: string; depth: number }[] {
+  return fs
+    .readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.(ts|tsx|js|mjs)$/.test(file) && !file.split(path.sep).includes('node_modules'))
+    .map((file) => ({ file: `${folder}/${file}`, depth: file.split(path.sep).length - 1 }));
+}
 
 describe('the layout import table (biome.json, noRestrictedImports)', () => {
   test(
     'the tree as it is breaks none of it',
     () => {
-      const result = lint(['src', 'client', 'server', 'jobs']);
+      const result = lint(['src', 'client', 'server', 'jobs', 'extension', 'plugins']);
       expect(result.diagnostics.filter((d) => d.category === RULE)).toEqual([]);
     },
     LINT_TEST_TIMEOUT_MS,
@@ -144,6 +333,11 @@ describe('the layout import table (biome.json, noRestrictedImports)', () => {
         }
         const result = lint(written);
         expect(result.status, result.output).not.toBe(0);
+        // An error, not a warning: each of these alone fails `npm run lint`.
+        const severities = new Set(
+          result.diagnostics.filter((d) => d.category === RULE).map((d) => d.severity),
+        );
+        expect([...severities]).toEqual(['error']);
         for (const { file, forbidden } of PROBES) {
           const reported = result.diagnostics
             .filter((d) => d.category === RULE && d.location.path === file)
@@ -157,6 +351,13 @@ describe('the layout import table (biome.json, noRestrictedImports)', () => {
     },
     LINT_TEST_TIMEOUT_MS,
   );
+
+  test('no source file lies deeper than the depths the rules are written for', () => {
+    for (const [folder, deepest] of Object.entries(DEEPEST_RULED)) {
+      const tooDeep = sourceDepths(folder).filter(({ depth }) => depth > deepest);
+      expect({ folder, tooDeep }).toEqual({ folder, tooDeep: [] });
+    }
+  });
 
   test('the launcher is the one server module that imports the workers, next to the app', () => {
     const launcher = fs.readFileSync(path.join(root, 'server/launcher.ts'), 'utf8');
