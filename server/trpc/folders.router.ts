@@ -24,5 +24,5 @@ export const foldersRouter = router({
   delete: protectedProcedure
     .input(zFolderIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => deleteFolder(ctx.em, ctx.user, input.id)),
+    .mutation(({ ctx, input }) => deleteFolder(ctx, ctx.user, input.id)),
 });

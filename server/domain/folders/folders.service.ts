@@ -4,6 +4,8 @@ import { newId } from '../../../src/rules/id.ts';
 import type { FolderView } from '../../../src/schemas/folders.ts';
 import { Folder, type User } from '../../db/entities/index.ts';
 import { asDate, type FieldReader, rowReader } from '../../db/row.ts';
+import { type ChangeDeps, change } from '../changes.ts';
+import { recordNoteEvents } from '../webhooks/events.ts';
 
 /** The one mapping to the client's folder, whatever it was read from. */
 function folderView(read: FieldReader<keyof FolderView>): FolderView {
@@ -77,8 +79,14 @@ export async function renameFolder(
   return toFolderView(folder);
 }
 
-/** Deletes a folder and its subfolders; their notes stay, outside any folder. */
-export async function deleteFolder(em: EntityManager, user: User, id: string): Promise<void> {
-  await ownFolder(em, user, id);
-  await em.nativeDelete(Folder, { id, user: user.id });
+/**
+ * Deletes a folder and its subfolders; their notes stay, outside any folder (the database sets
+ * their folder to null): a change of those notes, with a note.updated for each.
+ */
+export async function deleteFolder(deps: ChangeDeps, user: User, id: string): Promise<void> {
+  await change(deps, user, async ({ tx }) => {
+    await ownFolder(tx, user, id);
+    await tx.nativeDelete(Folder, { id, user: user.id });
+    await recordNoteEvents(tx, user, 'note.updated');
+  });
 }

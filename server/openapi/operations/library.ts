@@ -73,8 +73,8 @@ export const libraryOperations = [
     scope: 'write',
     params: zFolderIdParams,
     response: z.object({ deleted: z.literal(true) }),
-    handle: async ({ em, user, params }) => {
-      await deleteFolder(em, user, params.id);
+    handle: async (call) => {
+      await deleteFolder(call, call.user, call.params.id);
       return { deleted: true as const };
     },
   }),
