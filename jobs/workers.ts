@@ -35,7 +35,12 @@ export async function startWorkers(deps: AppDeps, options: WorkerOptions = {}): 
   const pool =
     options.extractionPool ??
     new ExtractionPool({ size: deps.config.extractPoolSize, timeoutMs: deps.config.extractTimeoutMs });
-  const clipEnv = { pool, allowedTargets: deps.config.fetchAllowTargets, queues: deps.queues };
+  const clipEnv = {
+    pool,
+    allowedTargets: deps.config.fetchAllowTargets,
+    queues: deps.queues,
+    config: deps.config,
+  };
   const imageEnv = { storage: deps.storage, allowedTargets: deps.config.fetchAllowTargets };
   // Each parses a job's payload with the registry's schema before its handler runs.
   const processors: Record<QueueName, Processor> = {

@@ -3,9 +3,11 @@ import type { ClipJob } from '../../../src/jobs.ts';
 import { toStorableText } from '../../../src/rules/text.ts';
 import { cleanTitle } from '../../../src/rules/title.ts';
 import { clock } from '../../clock.ts';
+import type { AppConfig } from '../../config.ts';
 import { Note, NoteContent } from '../../db/entities/index.ts';
 import { FetchRefusedError, guardedFetch, PAGE_CONTENT_TYPES } from '../../net/guarded-fetch.ts';
 import type { Queues } from '../../queue.ts';
+import { change } from '../changes.ts';
 import { decodeHtml } from '../clip/decode.ts';
 import { ExtractionFailedError, type ExtractionPool } from '../clip/extract-in-worker.ts';
 import { reanchorNote } from '../highlights/highlights.service.ts';
@@ -37,6 +39,8 @@ export interface ClipEnvironment {
   allowedTargets: readonly string[];
   /** Where the finished clip's image job goes. */
   queues: Queues;
+  /** What the finished clip's change needs besides (server/domain/changes.ts). */
+  config: AppConfig;
 }
 
 async function fetchPage(url: string, env: ClipEnvironment): Promise<string> {
@@ -94,35 +98,41 @@ export async function clipNote(
   if (!article.text.trim()) throw new PermanentClipError('extract:empty');
 
   const title = cleanTitle(article.title ?? '') || note.title;
-  const finished = await em.transactional(async (tem) => {
-    // First, so the result is stored only by the attempt that still owns the note (and the row
-    // is locked against a save arriving meanwhile).
-    if (!(await finishClip(tem, job))) return false;
-    await reanchorNote(tem, note.id, article.text);
-    await indexNote(tem, note.id, { ...article, title });
-    await tem.upsert(NoteContent, {
-      note: note.id,
-      originalHtml: html,
-      contentHtml: article.contentHtml,
-      text: article.text,
-      updatedAt: clock.now(),
-    });
-    await tem.nativeUpdate(
-      Note,
-      { id: note.id },
-      {
-        title,
-        siteName: article.siteName?.slice(0, 255) ?? null,
-        author: article.author?.slice(0, 255) ?? null,
-        publishedAt: article.publishedAt,
-        leadImageUrl: article.leadImageUrl,
-        excerpt: article.excerpt,
-        lang: article.lang?.slice(0, 16) ?? null,
-        wordCount: article.wordCount,
-      },
-    );
-    return true;
-  });
+  // A change of the user's note like any other: its push tools hear of the finished clip.
+  const owner = { id: Number((note.user as unknown as { id: number | string }).id) };
+  const finished = await change(
+    { em, queues: env.queues, config: env.config },
+    owner,
+    async ({ tx: tem }) => {
+      // First, so the result is stored only by the attempt that still owns the note (and the row
+      // is locked against a save arriving meanwhile).
+      if (!(await finishClip(tem, job))) return false;
+      await reanchorNote(tem, note.id, article.text);
+      await indexNote(tem, note.id, { ...article, title });
+      await tem.upsert(NoteContent, {
+        note: note.id,
+        originalHtml: html,
+        contentHtml: article.contentHtml,
+        text: article.text,
+        updatedAt: clock.now(),
+      });
+      await tem.nativeUpdate(
+        Note,
+        { id: note.id },
+        {
+          title,
+          siteName: article.siteName?.slice(0, 255) ?? null,
+          author: article.author?.slice(0, 255) ?? null,
+          publishedAt: article.publishedAt,
+          leadImageUrl: article.leadImageUrl,
+          excerpt: article.excerpt,
+          lang: article.lang?.slice(0, 16) ?? null,
+          wordCount: article.wordCount,
+        },
+      );
+      return true;
+    },
+  );
   if (!finished) return 'superseded';
   // If this enqueue is lost, the reader queues the same job when it finds the images unstored.
   await queueImageStoring(env.queues, note.id, job.attempt);

@@ -28,9 +28,9 @@ async function queueEndpoint(queues: Queues, endpoint: Waiting): Promise<void> {
 
 /**
  * After a change committed: queues delivery for each of the user's endpoints with deliveries
- * waiting. Every front calls it after a mutation that may have recorded events (tRPC's
- * `changesExports`, the REST API). The events are saved and the sweep sends them anyway, so a
- * queue that cannot be reached is logged, never reported as the change failing.
+ * waiting. The unit of work of a change (server/domain/changes.ts) calls it, whichever front
+ * made the change. The events are saved and the sweep sends them anyway, so a queue that cannot
+ * be reached is logged, never reported as the change failing.
  */
 export async function queueWebhookDeliveries(
   em: EntityManager,
