@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
+import type { User } from '../domain/account/user.ts';
 import { findSignedIn } from '../domain/auth/session.service.ts';
 import { sessionToken } from '../web/session-cookie.ts';
 

@@ -8,8 +8,8 @@ import {
   parseExtensionClient,
 } from '../../src/schemas/extension.ts';
 import type { Feature } from '../../src/schemas/membership.ts';
-import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
+import type { User } from '../domain/account/user.ts';
 import { quotaOf, requireFeature } from '../domain/membership/gate.ts';
 import { authenticateApiToken } from '../domain/openapi/api-tokens.ts';
 import { countHits, OPEN_API_WINDOW_SECONDS, tooManyRequests } from '../domain/rate-limit.ts';

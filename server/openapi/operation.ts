@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { ApiScope } from '../../src/schemas/api-tokens.ts';
 import type { Feature } from '../../src/schemas/membership.ts';
-import type { User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
+import type { User } from '../domain/account/user.ts';
 import type { ChangeDeps } from '../domain/changes.ts';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';

@@ -10,13 +10,15 @@ import type {
   zApiFolder,
   zApiNoteDetail,
 } from '../../src/schemas/openapi.ts';
-import { asEpochSeconds } from '../db/row.ts';
 
 // The services' shapes (the app's) as the Open API sends them: times in epoch seconds.
 
+/** A time of the services' shapes (epoch milliseconds, or a Date) as whole epoch seconds. */
+const epochSeconds = (time: number | Date): number => Math.floor(Number(time) / 1000);
+
 /** `image` is Margin's own copy, served to the signed-in reader only: the API keeps the page's address. */
 export function toApiNote({ createdAt, updatedAt, image: _image, ...note }: NoteSummary): ApiNote {
-  return { ...note, createAt: asEpochSeconds(createdAt), updateAt: asEpochSeconds(updatedAt) };
+  return { ...note, createAt: epochSeconds(createdAt), updateAt: epochSeconds(updatedAt) };
 }
 
 export function toApiHighlight({
@@ -29,8 +31,8 @@ export function toApiHighlight({
   return {
     ...highlight,
     annotation: annotation?.message ?? null,
-    createAt: asEpochSeconds(createdAt),
-    updateAt: asEpochSeconds(updatedAt),
+    createAt: epochSeconds(createdAt),
+    updateAt: epochSeconds(updatedAt),
   };
 }
 
@@ -51,7 +53,7 @@ export function toApiNoteDetail(
   return {
     ...toApiNote(summary),
     author,
-    publishedAt: publishedAt ? asEpochSeconds(publishedAt) : null,
+    publishedAt: publishedAt ? epochSeconds(publishedAt) : null,
     lang,
     wordCount,
     contentHtml,
@@ -62,11 +64,11 @@ export function toApiNoteDetail(
 }
 
 export function toApiFolder({ createdAt, ...folder }: FolderView): z.input<typeof zApiFolder> {
-  return { ...folder, createAt: asEpochSeconds(createdAt) };
+  return { ...folder, createAt: epochSeconds(createdAt) };
 }
 
 export function toApiDailyNote({ updatedAt, ...note }: DailyNote): z.input<typeof zApiDailyNote> {
-  return { ...note, updateAt: updatedAt ? asEpochSeconds(updatedAt) : null };
+  return { ...note, updateAt: updatedAt ? epochSeconds(updatedAt) : null };
 }
 
 /** A service's `{ items, nextCursor }` as the API's page. */

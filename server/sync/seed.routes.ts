@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { AppError } from '../../src/errors.ts';
 import { zNoteId } from '../../src/schemas/notes.ts';
 import { type PullApp, pullAppOfServiceId, zSyncClientId, zSyncCursor } from '../../src/schemas/sync.ts';
-import type { Integration } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
 import {
   ackPull,
@@ -117,7 +116,10 @@ function sendData(res: Response, data: unknown): void {
  * acknowledges only when an empty answer moves the cursor, which an exhausted export never
  * does, so its integration may never get one.
  */
-function initCursor(integration: Integration, folderDeleted: boolean): string {
+function initCursor(
+  integration: { cursor?: string | null; lastRunAt?: Date | null },
+  folderDeleted: boolean,
+): string {
   if (integration.cursor && !folderDeleted) return integration.cursor;
   return integration.lastRunAt ? START_CURSOR : '';
 }

@@ -1,16 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
 import { isPullApp, type PullApp } from '../../src/schemas/sync.ts';
-import type { SyncToken } from '../db/entities/index.ts';
-import type { SyncCaller as PullCaller } from '../domain/sync/pull.service.ts';
+import type { SyncCaller } from '../domain/sync/pull.service.ts';
 import { authenticateSyncToken } from '../domain/sync/tokens.ts';
 import { invalidToken } from './sync-errors.ts';
 import { tokenOf } from './sync-http.ts';
 
-/** Who a sync call acts for: the token's user, the note tool the token was made for, and the token. */
-export interface SyncCaller extends PullCaller {
-  token: SyncToken;
-}
+/** Who a sync call acts for: the token's user and the note tool the token was made for. */
+export type { SyncCaller };
 
 /**
  * The caller of a sync call, from its token; `client` is the plugin's id, noted as the token's
@@ -31,5 +28,5 @@ export async function syncCaller(
   if (!found || !app || !isPullApp(app) || (input.expectedApp && app !== input.expectedApp))
     throw invalidToken();
   res.locals.language = found.user.language;
-  return { user: found.user, token: found.token, app };
+  return { user: found.user, app };
 }

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Request, Response } from 'express';
-import type { Session, User } from '../db/entities/index.ts';
 import type { AppDeps } from '../deps.ts';
-import { type ClientInfo, findSignedIn } from '../domain/auth/session.service.ts';
+import type { User } from '../domain/account/user.ts';
+import { type ClientInfo, findSignedIn, type SignedIn } from '../domain/auth/session.service.ts';
 import { languageFromHeader } from '../i18n.ts';
 import { type SessionCookies, sessionCookies, sessionToken } from '../web/session-cookie.ts';
 
@@ -10,7 +10,7 @@ export interface Context extends AppDeps {
   req: Request | undefined;
   res: Response | undefined;
   user: User | null;
-  session: Session | null;
+  session: SignedIn['session'] | null;
   client: ClientInfo & { language: string | null };
   cookies: SessionCookies;
   /** Set by tests and jobs that want their own EntityManager; otherwise forked per procedure. */

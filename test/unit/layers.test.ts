@@ -365,3 +365,135 @@ describe('the layout import table (biome.json, noRestrictedImports)', () => {
     expect(launcher).toContain("import('./app.ts')");
   });
 });
+
+// Fronts are parse → authorise → call one service → shape the answer: they never import server/db
+// (lint/fronts-never-import-db.grit, run by biome.json on the front folders) and never query the
+// database themselves (read from their files here).
+const FRONTS = ['server/trpc', 'server/openapi', 'server/sync', 'server/http', 'server/web'];
+const FRONT_RULE = 'plugin';
+
+/** A front probe at `folder`, whose relative imports climb `up` folders to server/. */
+function frontProbe(folder: string, up: string): Probe {
+  return probe(
+    folder,
+    [
+      `import type { User } from '${up}db/entities/index.ts';`,
+      `import { Note } from '${up}db/entities/note.entity.ts';`,
+      `import { preparedRows } from '${up}db/prepared.ts';`,
+      `export type { Session } from '${up}db/entities/index.ts';`,
+      `const orm = await import('${up}db/orm.ts');`,
+      `import { asDate } from '${up}../server/db/row.ts';`,
+      `import type { User as Account } from '${up}domain/account/user.ts';`,
+      `import { listNotes } from '${up}domain/notes/note-list.ts';`,
+      `import { clock } from '${up}clock.ts';`,
+    ],
+    [1, 2, 3, 4, 5, 6],
+  );
+}
+
+const FRONT_PROBES: Probe[] = [
+  ...FRONTS.map((folder) => frontProbe(folder, '../')),
+  frontProbe('server/openapi/operations', '../../'),
+  // The domain reads the database: the rule is the fronts' only.
+  probe('server/domain/notes', ["import { Note } from '../../db/entities/index.ts';"], []),
+];
+
+/** What querying the database looks like in a file: the ORM's query methods, raw SQL, knex. */
+const QUERIES: { what: string; pattern: RegExp }[] = [
+  {
+    what: 'an EntityManager query or write',
+    pattern:
+      /\b(?:em|tem|tx)\.(?:find\w*|count\w*|execute|nativeInsert|nativeUpdate|nativeDelete|upsert\w*|insert\w*|persist\w*|flush|remove|getReference|qb)\(/,
+  },
+  { what: 'raw SQL or a query builder', pattern: /\.(?:execute|createQueryBuilder|getConnection|getKnex)\(/ },
+  { what: 'a value imported from the ORM', pattern: /^import\s+(?!type\s)[^;]*from\s+'@mikro-orm\//m },
+  { what: 'knex', pattern: /from\s+'knex'|require\('knex'\)/ },
+];
+
+/**
+ * Front files that still query the database, each with why; a file leaves this list when its
+ * queries move into a service (the sync front's lease, counts and note actions did).
+ */
+const QUERYING_FRONTS: Record<string, string> = {};
+
+describe('fronts never import entities or run SQL', () => {
+  test(
+    'the fronts as they are import nothing of server/db',
+    () => {
+      const result = lint(FRONTS);
+      expect(result.diagnostics.filter((d) => d.category === FRONT_RULE)).toEqual([]);
+    },
+    LINT_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a front importing server/db (an entity, the ORM, a SQL helper; type-only, re-exported or dynamic) fails lint; domain types and services pass',
+    () => {
+      const written: string[] = [];
+      try {
+        for (const { file, lines } of FRONT_PROBES) {
+          fs.writeFileSync(path.join(root, file), `${lines.join('\n')}\n`, { flag: 'wx' });
+          written.push(file);
+        }
+        const result = lint(written);
+        expect(result.status, result.output).not.toBe(0);
+        const reports = result.diagnostics.filter((d) => d.category === FRONT_RULE);
+        expect(new Set(reports.map((d) => d.severity))).toEqual(new Set(['error']));
+        for (const { file, forbidden } of FRONT_PROBES) {
+          const lines = reports
+            .filter((d) => d.location.path === file)
+            .map((d) => d.location.start.line)
+            .sort((a, b) => a - b);
+          expect({ file, lines }).toEqual({ file, lines: forbidden });
+        }
+      } finally {
+        for (const file of written) fs.rmSync(path.join(root, file), { force: true });
+      }
+    },
+    LINT_TEST_TIMEOUT_MS,
+  );
+
+  test('no front file queries the database: no EntityManager query, raw SQL, query builder or knex', () => {
+    const found: { file: string; what: string }[] = [];
+    for (const folder of FRONTS) {
+      for (const { file } of sourceDepths(folder)) {
+        if (file.includes('__layer_probe_')) continue;
+        const text = fs.readFileSync(path.join(root, file), 'utf8');
+        for (const { what, pattern } of QUERIES) if (pattern.test(text)) found.push({ file, what });
+      }
+    }
+    const unexpected = found.filter(({ file }) => !(file in QUERYING_FRONTS));
+    expect(unexpected).toEqual([]);
+    // A listed file that no longer queries leaves the list.
+    const stale = Object.keys(QUERYING_FRONTS).filter((file) => !found.some((f) => f.file === file));
+    expect(stale).toEqual([]);
+  });
+
+  test('the query check sees a query where one is written', () => {
+    const samples = [
+      'const note = await em.findOne(Note, { id });',
+      "await ctx.em.execute('select 1');",
+      'await tem.nativeUpdate(Note, { id }, { title });',
+      'const qb = deps.orm.em.fork().createQueryBuilder(Note);',
+      'const knex = em.getConnection().getKnex();',
+      "import { raw } from '@mikro-orm/postgresql';",
+      "import knex from 'knex';",
+    ];
+    for (const sample of samples)
+      expect({ sample, seen: QUERIES.some(({ pattern }) => pattern.test(sample)) }).toEqual({
+        sample,
+        seen: true,
+      });
+    const fine = [
+      "import type { EntityManager } from '@mikro-orm/postgresql';",
+      'const em = deps.orm.em.fork();',
+      "express.raw({ type: 'multipart/form-data' });",
+      "const key = issues.map((i) => i.message).find((m) => m.startsWith('errors.'));",
+    ];
+    for (const sample of fine)
+      expect({ sample, seen: QUERIES.some(({ pattern }) => pattern.test(sample)) }).toEqual({
+        sample,
+        seen: false,
+      });
+  });
+});

@@ -12,7 +12,7 @@ import {
   zApiUpdateNote,
   zNoteIdParams,
 } from '../../../src/schemas/openapi.ts';
-import type { User } from '../../db/entities/index.ts';
+import type { User } from '../../domain/account/user.ts';
 import type { ChangeDeps } from '../../domain/changes.ts';
 import { exportHighlights } from '../../domain/highlights/export-highlights.ts';
 import { clipHtml, clipUrl } from '../../domain/notes/clip.service.ts';
