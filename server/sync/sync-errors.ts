@@ -1,8 +1,14 @@
 import type { Request } from 'express';
-import { ZodError } from 'zod';
-import { AppError, DEFAULT_MESSAGE_KEY, type ErrorParams } from '../../src/errors.ts';
+import {
+  AppError,
+  type AppErrorCode,
+  type AppErrorReason,
+  DEFAULT_MESSAGE_KEY,
+  type ErrorParams,
+  httpStatus,
+} from '../../src/errors.ts';
 import { languageFromHeader, translator } from '../i18n.ts';
-import { errorFields, log } from '../log.ts';
+import { appErrorOf } from '../web/error-fallback.ts';
 
 /** The stable codes the sync fronts answer with (Margin's API sends them; the seed's maps them). */
 export type SyncErrorCode =
@@ -43,64 +49,41 @@ export const DEVICE_EXPIRED: SyncFailure = {
 /** A path the front does not have. */
 export const NO_SUCH_CALL: SyncFailure = { status: 404, code: 'not_found', messageKey: 'errors.notFound' };
 
-const TEMPLATE_KEYS = new Set([
-  'errors.templateInvalid',
-  'errors.templateOutputTooLarge',
-  'errors.renderBudgetExceeded',
-]);
-const CURSOR_INVALID_KEY = 'errors.syncCursorInvalid';
+/** The sync code of each app code; a 5xx is always `internal`. */
+const SYNC_CODE: Record<AppErrorCode, SyncErrorCode> = {
+  BAD_REQUEST: 'invalid_input',
+  UNAUTHORIZED: 'invalid_token',
+  FORBIDDEN: 'sync_disabled',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_ALLOWED: 'internal',
+  CONFLICT: 'sync_running',
+  TOO_MANY_REQUESTS: 'too_many_requests',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  INTERNAL: 'internal',
+};
 
-function fromAppError(error: AppError): SyncFailure {
-  const known = { messageKey: error.messageKey, ...(error.params && { params: error.params }) };
-  switch (error.code) {
-    case 'UNAUTHORIZED':
-      return { status: 401, code: 'invalid_token', ...known };
-    case 'CONFLICT':
-      return { status: 409, code: 'sync_running', ...known };
-    case 'FORBIDDEN':
-      return { status: 403, code: 'sync_disabled', ...known };
-    case 'NOT_FOUND':
-      return { status: 404, code: 'not_found', ...known };
-    case 'TOO_MANY_REQUESTS':
-      return { status: 429, code: 'too_many_requests', ...known };
-    case 'PAYLOAD_TOO_LARGE':
-      return { status: 413, code: 'payload_too_large', ...known };
-    case 'BAD_REQUEST':
-      // The user's saved template failed on one of their notes: not the request's fault.
-      if (TEMPLATE_KEYS.has(error.messageKey)) return { status: 422, code: 'template_failed', ...known };
-      return { status: 400, code: badInputCode(error.messageKey), ...known };
-    default:
-      return { status: 500, code: 'internal', messageKey: DEFAULT_MESSAGE_KEY.INTERNAL };
-  }
-}
-
-/** A cursor refused by its schema (too long) or by its decoding has a code of its own. */
-const badInputCode = (messageKey: string): SyncErrorCode =>
-  messageKey === CURSOR_INVALID_KEY ? 'cursor_invalid' : 'invalid_input';
-
-/** Zod issue messages are message keys when they start with `errors.`. */
-function fromZodError(error: ZodError): SyncFailure {
-  const key = error.issues.map((i) => i.message).find((m) => m.startsWith('errors.'));
-  const messageKey = key ?? DEFAULT_MESSAGE_KEY.BAD_REQUEST;
-  return { status: 400, code: badInputCode(messageKey), messageKey };
-}
+/** Refusals with a code of their own: the user's templates failing, a cursor we did not write. */
+const SYNC_CODE_OF_REASON: Partial<Record<AppErrorReason, SyncErrorCode>> = {
+  templateFailed: 'template_failed',
+  budgetExceeded: 'template_failed',
+  cursorInvalid: 'cursor_invalid',
+};
 
 /**
  * What any error thrown while answering a sync call becomes. A client's mistake keeps its 4xx
- * (body-parser's too large / not JSON, ours for JSON nested too deep); anything else is a 500,
- * logged, with nothing of its cause in the answer.
+ * (body-parser's too large / not JSON, ours for JSON nested too deep); anything else is a 500
+ * with nothing of its cause in the answer.
  */
-export function syncFailureOf(error: unknown): SyncFailure {
-  if (error instanceof AppError) return fromAppError(error);
-  if (error instanceof ZodError) return fromZodError(error);
-  const status = (error as { status?: unknown } | null)?.status;
-  if (status === 413)
-    return { status, code: 'payload_too_large', messageKey: DEFAULT_MESSAGE_KEY.PAYLOAD_TOO_LARGE };
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status: 400, code: 'invalid_input', messageKey: DEFAULT_MESSAGE_KEY.BAD_REQUEST };
-  }
-  log.error('sync request failed', errorFields(error));
-  return { status: 500, code: 'internal', messageKey: DEFAULT_MESSAGE_KEY.INTERNAL };
+export function syncFailureOf(thrown: unknown): SyncFailure {
+  const error = appErrorOf(thrown, 'sync');
+  const status = httpStatus(error, 'sync');
+  if (status >= 500) return { status, code: 'internal', messageKey: DEFAULT_MESSAGE_KEY.INTERNAL };
+  return {
+    status,
+    code: (error.reason && SYNC_CODE_OF_REASON[error.reason]) ?? SYNC_CODE[error.code],
+    messageKey: error.messageKey,
+    ...(error.params && { params: error.params }),
+  };
 }
 
 /**

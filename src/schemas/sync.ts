@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { enumValues, Flow, type ValueOf } from '../enums.ts';
+import { refusal } from '../errors.ts';
 import { DEVICE_CODE_PATTERN, normalizeDeviceCode } from '../rules/device-flow.ts';
 import { zText } from '../rules/text.ts';
 import { zDay } from './daily.ts';
@@ -185,14 +186,15 @@ export type ExportRecord = z.infer<typeof zExportRecord>;
 // ---- Margin's own pull API: /api/sync/v1 ---------------------------------------------------
 
 export const SYNC_CURSOR_MAX = 512;
+const SYNC_CURSOR_CHARS = /^[0-9A-Za-z._-]*$/;
 /**
  * A sync cursor as the server writes them (digits, dots and base64url; the seed's `start`): any
  * other text, one with NUL included, is refused as a cursor, not as text in general.
  */
 export const zSyncCursor = z
   .string()
-  .max(SYNC_CURSOR_MAX, 'errors.syncCursorInvalid')
-  .regex(/^[0-9A-Za-z._-]*$/, 'errors.syncCursorInvalid');
+  .refine((cursor) => cursor.length <= SYNC_CURSOR_MAX, refusal('errors.syncCursorInvalid', 'cursorInvalid'))
+  .refine((cursor) => SYNC_CURSOR_CHARS.test(cursor), refusal('errors.syncCursorInvalid', 'cursorInvalid'));
 /** A plugin's random id for itself (device flow, the one-sync-at-a-time lease). */
 export const zSyncClientId = zText()
   .max(128, 'errors.syncClientInvalid')

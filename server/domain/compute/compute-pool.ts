@@ -79,9 +79,12 @@ export class ComputeBudget {
 
 /** The request's budget is spent: its templates are too slow for one request. */
 function budgetSpent(budget: ComputeBudget): AppError {
-  return new AppError('BAD_REQUEST', 'errors.renderBudgetExceeded', {
-    seconds: Math.round(budget.limitMs / 100) / 10,
-  });
+  return new AppError(
+    'BAD_REQUEST',
+    'errors.renderBudgetExceeded',
+    { seconds: Math.round(budget.limitMs / 100) / 10 },
+    { reason: 'budgetExceeded' },
+  );
 }
 
 export class ComputePool {
@@ -146,7 +149,8 @@ export class ComputePool {
     );
     if (outcome.ok) return outcome.value;
     if (outcome.error === 'budget') throw budgetSpent(budget);
-    throw new AppError(outcome.error.code, outcome.error.messageKey, outcome.error.params);
+    const { code, messageKey, params, reason } = outcome.error;
+    throw new AppError(code, messageKey, params, { reason });
   }
 
   /** The task's outcome once it has had its turn on a thread; refused when the user is over a limit. */

@@ -1,5 +1,5 @@
 import TurndownService from 'turndown';
-import { AppError, type ErrorParams } from '../../../src/errors.ts';
+import { AppError, type AppErrorCode, type AppErrorReason, type ErrorParams } from '../../../src/errors.ts';
 import type { ExportRecord, IntegrationApp, Templates } from '../../../src/schemas/sync.ts';
 import * as engine from '../sync/templates/render-engine.ts';
 import { threadCpuMs } from './thread-cpu.ts';
@@ -46,7 +46,7 @@ export type ComputeOutcome =
   | { ok: true; value: unknown; elapsedMs: number }
   | {
       ok: false;
-      error: { code: AppError['code']; messageKey: string; params?: ErrorParams };
+      error: { code: AppErrorCode; messageKey: string; params?: ErrorParams; reason?: AppErrorReason };
       elapsedMs: number;
     }
   | { ok: false; error: 'budget'; elapsedMs: number };
@@ -102,8 +102,8 @@ export default async function runTask({
     if (error instanceof engine.RenderBudgetExceeded)
       return { ok: false, error: 'budget', elapsedMs: elapsed() };
     if (error instanceof AppError) {
-      const { code, messageKey, params } = error;
-      return { ok: false, error: { code, messageKey, params }, elapsedMs: elapsed() };
+      const { code, messageKey, params, reason } = error;
+      return { ok: false, error: { code, messageKey, params, reason }, elapsedMs: elapsed() };
     }
     throw error;
   }

@@ -28,7 +28,7 @@ function cursorNumber(text: string | undefined, max: bigint): string {
 }
 
 export function syncCursorInvalid(): AppError {
-  return new AppError('BAD_REQUEST', 'errors.syncCursorInvalid');
+  return new AppError('BAD_REQUEST', 'errors.syncCursorInvalid', undefined, { reason: 'cursorInvalid' });
 }
 
 /**

@@ -96,7 +96,12 @@ function templateError(name: TemplateName, error: unknown): AppError {
   if (!(error instanceof LiquidError)) throw error;
   const [line = 1] = error.token?.getPosition() ?? [];
   const detail = (error.originalError?.message ?? error.message).replace(/, line:\d+, col:\d+$/, '');
-  return new AppError('BAD_REQUEST', 'errors.templateInvalid', { template: name, line, detail });
+  return new AppError(
+    'BAD_REQUEST',
+    'errors.templateInvalid',
+    { template: name, line, detail },
+    { reason: 'templateFailed' },
+  );
 }
 
 /** The user's template, else the app's default. */
@@ -125,7 +130,12 @@ async function render(
     throw templateError(name, error);
   }
   if (Buffer.byteLength(output) > TEMPLATE_OUTPUT_MAX_BYTES) {
-    throw new AppError('BAD_REQUEST', 'errors.templateOutputTooLarge', { template: name, limit: '1 MB' });
+    throw new AppError(
+      'BAD_REQUEST',
+      'errors.templateOutputTooLarge',
+      { template: name, limit: '1 MB' },
+      { reason: 'templateFailed' },
+    );
   }
   return output;
 }
