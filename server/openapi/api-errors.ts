@@ -1,20 +1,19 @@
 import type { Request } from 'express';
-import { ZodError } from 'zod';
-import { AppError, type AppErrorCode, DEFAULT_MESSAGE_KEY, fieldErrorsOf } from '../../src/errors.ts';
+import { type AppErrorCode, httpStatus } from '../../src/errors.ts';
 import { languageFromHeader, translator } from '../i18n.ts';
-import { errorFields, log } from '../log.ts';
+import { appErrorOf } from '../web/error-fallback.ts';
 import type { ApiErrorType, Failure } from './envelope.ts';
 
-const BY_CODE: Record<AppErrorCode, { status: number; type: ApiErrorType }> = {
-  BAD_REQUEST: { status: 422, type: 'invalid_input' },
-  UNAUTHORIZED: { status: 401, type: 'unauthorized' },
-  FORBIDDEN: { status: 403, type: 'forbidden' },
-  NOT_FOUND: { status: 404, type: 'not_found' },
-  METHOD_NOT_ALLOWED: { status: 405, type: 'invalid_input' },
-  CONFLICT: { status: 409, type: 'conflict' },
-  TOO_MANY_REQUESTS: { status: 429, type: 'too_many_requests' },
-  PAYLOAD_TOO_LARGE: { status: 413, type: 'payload_too_large' },
-  INTERNAL: { status: 500, type: 'internal' },
+const ERROR_TYPE: Record<AppErrorCode, ApiErrorType> = {
+  BAD_REQUEST: 'invalid_input',
+  UNAUTHORIZED: 'unauthorized',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_ALLOWED: 'invalid_input',
+  CONFLICT: 'conflict',
+  TOO_MANY_REQUESTS: 'too_many_requests',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  INTERNAL: 'internal',
 };
 
 /**
@@ -23,39 +22,24 @@ const BY_CODE: Record<AppErrorCode, { status: number; type: ApiErrorType }> = {
  * body-parser's refusals keep their 4xx; anything else is a logged 500 that says nothing of its cause.
  */
 export function failureOf(
-  error: unknown,
+  thrown: unknown,
   req: Request,
   accountLanguage?: string | null,
 ): { status: number; body: Failure } {
   const t = translator(languageFromHeader(req.get('accept-language')) ?? accountLanguage);
-  const answer = (
-    status: number,
-    type: ApiErrorType,
-    message: string,
-    more: Omit<Failure['error'], 'type'> = {},
-  ) => ({ status, body: { code: status, message, data: null, error: { type, ...more } } });
-  if (error instanceof ZodError) {
-    const fields = fieldErrorsOf(error).map((f) => ({ path: f.path, message: t(f.messageKey) }));
+  const error = appErrorOf(thrown, 'rest');
+  const status = httpStatus(error, 'rest');
+  const answer = (message: string, more: Omit<Failure['error'], 'type'> = {}) => ({
+    status,
+    body: { code: status, message, data: null, error: { type: ERROR_TYPE[error.code], ...more } },
+  });
+  if (error.fieldErrors) {
+    const fields = error.fieldErrors.map((f) => ({ path: f.path, message: t(f.messageKey) }));
     const first = fields[0];
-    const message = first
-      ? `${first.path ? `${first.path}: ` : ''}${first.message}`
-      : t('errors.invalidInput');
-    return answer(422, 'invalid_input', message, { fields });
+    return answer(first ? `${first.path ? `${first.path}: ` : ''}${first.message}` : t(error.messageKey), {
+      fields,
+    });
   }
-  if (error instanceof AppError) {
-    const { status, type } = BY_CODE[error.code];
-    const upgrade = error.params?.upgrade;
-    return answer(
-      status,
-      type,
-      t(error.messageKey, error.params ?? {}),
-      typeof upgrade === 'string' ? { upgrade } : {},
-    );
-  }
-  const status = (error as { status?: unknown } | null)?.status;
-  if (status === 413) return answer(413, 'payload_too_large', t(DEFAULT_MESSAGE_KEY.PAYLOAD_TOO_LARGE));
-  if (typeof status === 'number' && status >= 400 && status < 500)
-    return answer(400, 'invalid_input', t(DEFAULT_MESSAGE_KEY.BAD_REQUEST));
-  log.error('open api request failed', errorFields(error));
-  return answer(500, 'internal', t(DEFAULT_MESSAGE_KEY.INTERNAL));
+  const upgrade = error.params?.upgrade;
+  return answer(t(error.messageKey, error.params ?? {}), typeof upgrade === 'string' ? { upgrade } : {});
 }
