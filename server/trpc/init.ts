@@ -1,67 +1,66 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError, type z } from 'zod';
-import {
-  AppError,
-  type AppErrorCode,
-  DEFAULT_MESSAGE_KEY,
-  type ErrorPayload,
-  fieldErrorsOf,
-} from '../../src/errors.ts';
+import { AppError, ERROR_CODES, type ErrorPayload, httpStatus } from '../../src/errors.ts';
+import { appErrorOf, appErrorOfStatus } from '../web/error-fallback.ts';
 import type { Context } from './context.ts';
 import { transformer } from './transformer.ts';
 
-const TRPC_CODE: Record<AppErrorCode, TRPCError['code']> = {
-  BAD_REQUEST: 'BAD_REQUEST',
-  UNAUTHORIZED: 'UNAUTHORIZED',
-  FORBIDDEN: 'FORBIDDEN',
-  NOT_FOUND: 'NOT_FOUND',
-  METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
-  CONFLICT: 'CONFLICT',
-  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
-  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  INTERNAL: 'INTERNAL_SERVER_ERROR',
-};
-
-const APP_CODE: Partial<Record<TRPCError['code'], AppErrorCode>> = {
-  ...Object.fromEntries(Object.entries(TRPC_CODE).map(([app, trpc]) => [trpc, app])),
-  // tRPC's own request errors: a body that is not JSON, a content type it cannot read.
-  PARSE_ERROR: 'BAD_REQUEST',
-  UNSUPPORTED_MEDIA_TYPE: 'BAD_REQUEST',
-  UNPROCESSABLE_CONTENT: 'BAD_REQUEST',
-};
+/** The HTTP status tRPC answers each of its codes with. */
+const TRPC_STATUS = new Map(
+  (Object.keys(TRPC_ERROR_CODES_BY_KEY) as TRPC_ERROR_CODE_KEY[]).map((code) => [
+    code,
+    getHTTPStatusCodeFromError(new TRPCError({ code })),
+  ]),
+);
 
 /**
- * The app code of a tRPC error no procedure threw (an unknown path, a GET on a mutation): its own
- * when it has one, BAD_REQUEST for any other 4xx, INTERNAL only for a 5xx.
+ * The tRPC code an AppError is thrown as: one tRPC answers with the status our table gives, the
+ * one named like ours where several share a status (PARSE_ERROR and BAD_REQUEST are both 400).
  */
-function appCodeOf(error: TRPCError): AppErrorCode {
-  const known = APP_CODE[error.code];
-  if (known) return known;
-  return getHTTPStatusCodeFromError(error) < 500 ? 'BAD_REQUEST' : 'INTERNAL';
+function trpcCodeOf(error: AppError): TRPC_ERROR_CODE_KEY {
+  const status = httpStatus(error, 'trpc');
+  const named = error.code as TRPC_ERROR_CODE_KEY;
+  if (TRPC_STATUS.get(named) === status) return named;
+  for (const [code, codeStatus] of TRPC_STATUS) if (codeStatus === status) return code;
+  return 'INTERNAL_SERVER_ERROR';
+}
+
+/**
+ * The AppError behind a tRPC error: the one a procedure threw, its refused input, or, for an
+ * error of tRPC's own (an unknown path, a GET on a mutation, a body it cannot read), the code its
+ * status is ours for, else the fallback's for that status.
+ */
+function appErrorOfTrpc(error: TRPCError): AppError {
+  if (error.cause instanceof AppError) return error.cause;
+  if (error.cause instanceof ZodError) return appErrorOf(error.cause, 'trpc');
+  const status = getHTTPStatusCodeFromError(error);
+  const code = ERROR_CODES.find(
+    (candidate) => httpStatus({ code: candidate, reason: undefined }, 'trpc') === status,
+  );
+  return code ? new AppError(code) : appErrorOfStatus(status);
 }
 
 /** Maps any error to the client payload: codes and message keys only, never stacks or SQL. */
 export function toErrorPayload(error: TRPCError): ErrorPayload {
-  const cause = error.cause;
-  if (cause instanceof AppError) {
+  const cause = appErrorOfTrpc(error);
+  if (cause.fieldErrors) {
+    // tRPC's answer to a refused input names its first field's message (the sync fronts name the
+    // first field refused with a message key of its own, as the AppError does).
+    const first = cause.fieldErrors[0];
     return {
       appCode: cause.code,
-      messageKey: cause.messageKey,
-      ...(cause.params && { params: cause.params }),
+      messageKey: first?.messageKey ?? cause.messageKey,
+      fieldErrors: cause.fieldErrors,
     };
   }
-  if (cause instanceof ZodError) {
-    const fields = fieldErrorsOf(cause);
-    return {
-      appCode: 'BAD_REQUEST',
-      messageKey: fields?.[0]?.messageKey ?? 'errors.invalidInput',
-      fieldErrors: fields,
-    };
-  }
-  const appCode = appCodeOf(error);
-  return { appCode, messageKey: DEFAULT_MESSAGE_KEY[appCode] };
+  return {
+    appCode: cause.code,
+    messageKey: cause.messageKey,
+    ...(cause.params && { params: cause.params }),
+  };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -85,7 +84,7 @@ const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.messageKey, cause });
+    throw new TRPCError({ code: trpcCodeOf(cause), message: cause.messageKey, cause });
   }
   return result;
 });

@@ -10,6 +10,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../../src/errors.ts';
 import { TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { DAILY_TEXT_MAX } from '../../src/schemas/daily.ts';
+import { appErrorOfStatus } from '../web/error-fallback.ts';
 import { HttpError, jsonBody, jsonDepthExceeds, jsonTooDeep } from '../web/json-body.ts';
 import type { AppRouter } from './app.router.ts';
 
@@ -101,14 +102,12 @@ export const trpcQueryInput: RequestHandler = (req, _res, next) => {
 
 /** HTTP errors before tRPC (too many calls, body too large, not JSON, too deep) as tRPC errors with a message key. */
 function asTrpcError(err: { status: number; type?: unknown }): TRPCError {
-  if (err.status === 413) {
-    return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', cause: new AppError('PAYLOAD_TOO_LARGE') });
-  }
   if (err.type === TOO_MANY_CALLS) {
     const cause = new AppError('BAD_REQUEST', 'errors.tooManyCalls', { max: TRPC_MAX_BATCH_SIZE });
     return new TRPCError({ code: 'BAD_REQUEST', cause });
   }
-  const cause = new AppError('BAD_REQUEST');
+  const cause = appErrorOfStatus(err.status);
+  if (err.status === 413) return new TRPCError({ code: 'PAYLOAD_TOO_LARGE', cause });
   if (err.type === 'entity.parse.failed') return new TRPCError({ code: 'PARSE_ERROR', cause });
   if (err.status === 415) return new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', cause });
   return new TRPCError({ code: 'BAD_REQUEST', cause });
