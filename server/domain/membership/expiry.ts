@@ -6,7 +6,7 @@ import { clock } from '../../clock.ts';
 import { translator } from '../../i18n.ts';
 import { enqueue, type Queues } from '../../queue.ts';
 import { UPGRADE_PATH } from './gate.ts';
-import { logMembership } from './grants.ts';
+import { logMembership, writeMembership } from './grants.ts';
 
 /** The reminder goes out this long before a membership ends. */
 const REMINDER_BEFORE_MS = 3 * DAY_MS;
@@ -19,23 +19,16 @@ const ACTOR = 'job:membership';
  */
 export async function downgradeExpiredMembers(em: EntityManager, now = clock.now()): Promise<number> {
   return em.transactional(async (tx) => {
-    const rows: { id: string | number; member_level: number }[] = await tx.execute(
-      `update "user" u set "member_level" = ${MemberLevel.free}
-       from (select "id", "member_level" from "user"
-             where "member_level" <> ${MemberLevel.free} and "pro_expires_at" <= ? for update) lapsed
-       where u."id" = lapsed."id"
-       returning u."id", lapsed."member_level"`,
-      [now],
-    );
-    for (const row of rows) {
+    const lapsed = await writeMembership(tx, { kind: 'lapse' }, now);
+    for (const member of lapsed) {
       await logMembership(tx, {
-        userId: Number(row.id),
+        userId: member.userId,
         actor: ACTOR,
         action: 'downgraded',
-        detail: `level ${row.member_level}`,
+        detail: `level ${member.previousLevel}`,
       });
     }
-    return rows.length;
+    return lapsed.length;
   });
 }
 
