@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SEARCH_TOKENS_VERSION, tsvectorLiteral } from '../../../src/search/tokens.ts';
+import { SEARCH_TOKENS_VERSION } from '../../../src/search/tokens.ts';
 import { clock } from '../../clock.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
+import { highlightVector, noteHighlightsVector, noteVector } from './search-index.ts';
 
 /** The maintenance_state row holding the tokenizer version the stored vectors were built with. */
 const STATE = 'search-index';
@@ -82,14 +83,14 @@ async function reindexNotes(
       )
     ).map((c) => [c.note_id, c.text]),
   );
-  const highlights = new Map<string, string[]>();
-  for (const n of await em.execute<{ note_id: string; text: string; annotation: string | null }[]>(
+  const highlights = new Map<string, { text: string; annotation: string | null }[]>();
+  for (const h of await em.execute<{ note_id: string; text: string; annotation: string | null }[]>(
     'select "note_id", "text", "annotation" from "highlight" where "note_id" = any(?::text[])',
     [ids],
   )) {
-    const list = highlights.get(n.note_id) ?? [];
-    list.push(n.text, n.annotation ?? '');
-    highlights.set(n.note_id, list);
+    const list = highlights.get(h.note_id) ?? [];
+    list.push(h);
+    highlights.set(h.note_id, list);
   }
   await em.execute(
     `update "note" n set "search_vector" = v.search::tsvector, "highlights_vector" = v.highlights::tsvector
@@ -98,10 +99,17 @@ async function reindexNotes(
       ids,
       pgTextArray(
         notes.map((p) =>
-          p.indexed ? tsvectorLiteral(p.title, p.site_name, p.author, texts.get(p.id) ?? '') : '',
+          p.indexed
+            ? noteVector({
+                title: p.title,
+                siteName: p.site_name,
+                author: p.author,
+                text: texts.get(p.id) ?? '',
+              })
+            : '',
         ),
       ),
-      pgTextArray(notes.map((p) => tsvectorLiteral(...(highlights.get(p.id) ?? [])))),
+      pgTextArray(notes.map((p) => noteHighlightsVector(highlights.get(p.id) ?? []))),
     ],
   );
   return { count: notes.length, last: notes.length < limit ? null : (notes.at(-1)?.id ?? null) };
@@ -135,7 +143,7 @@ async function reindexHighlights(
     [
       pgTextArray(highlights.map((n) => n.user_id)),
       pgTextArray(highlights.map((n) => n.id)),
-      pgTextArray(highlights.map((n) => tsvectorLiteral(n.text, n.annotation))),
+      pgTextArray(highlights.map(highlightVector)),
     ],
   );
   const last = highlights.at(-1);

@@ -1,6 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { tsvectorLiteral } from '../../../src/search/tokens.ts';
 
+// The search index is service code: these functions are its only live writers (the clip, the
+// daily note and the highlight services call them in the transaction of the change), and the
+// vectors below are the one definition of what each holds, for them and for reindex.ts.
+
+/** A note's own vector: title, site, author and article text. */
+export function noteVector(fields: {
+  title: string;
+  siteName?: string | null;
+  author?: string | null;
+  text: string;
+}): string {
+  return tsvectorLiteral(fields.title, fields.siteName, fields.author, fields.text);
+}
+
+/** A highlight's vector: its text and its annotation. */
+export function highlightVector(fields: { text: string; annotation?: string | null }): string {
+  return tsvectorLiteral(fields.text, fields.annotation);
+}
+
+/** The highlights side of a note: every highlight text and annotation on it. */
+export function noteHighlightsVector(highlights: { text: string; annotation?: string | null }[]): string {
+  return tsvectorLiteral(...highlights.flatMap((h) => [h.text, h.annotation]));
+}
+
 /** Re-indexes a note: title, site, author and article text. */
 export async function indexNote(
   em: EntityManager,
@@ -8,7 +32,7 @@ export async function indexNote(
   fields: { title: string; siteName?: string | null; author?: string | null; text: string },
 ): Promise<void> {
   await em.execute('update "note" set "search_vector" = ?::tsvector where "id" = ?', [
-    tsvectorLiteral(fields.title, fields.siteName, fields.author, fields.text),
+    noteVector(fields),
     noteId,
   ]);
 }
@@ -20,7 +44,7 @@ export async function indexHighlight(
   fields: { text: string; annotation?: string | null },
 ): Promise<void> {
   await em.execute('update "highlight" set "search_vector" = ?::tsvector where "user_id" = ? and "id" = ?', [
-    tsvectorLiteral(fields.text, fields.annotation),
+    highlightVector(fields),
     highlight.userId,
     highlight.id,
   ]);
@@ -33,7 +57,7 @@ export async function indexNoteHighlights(em: EntityManager, noteId: string): Pr
     [noteId],
   );
   await em.execute('update "note" set "highlights_vector" = ?::tsvector where "id" = ?', [
-    tsvectorLiteral(...highlights.flatMap((n) => [n.text, n.annotation])),
+    noteHighlightsVector(highlights),
     noteId,
   ]);
 }
