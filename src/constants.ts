@@ -16,12 +16,9 @@ export const BUILD = {
   version: '25.9.12',
 } as const;
 
-export const LOG_LEVEL = 2;
-export const LOGGING_ENABLED = false;
-
 export const LOGIN_COOKIE_KEY = 'logininfo';
-/** Cookies expire in one day by default. */
-export const LOGIN_COOKIE_MAX_AGE_MS = DAY_MS;
+/** A session, and its login cookie, lasts 24 hours unless the user asks to be remembered. */
+export const LOGIN_COOKIE_MAX_AGE_MS = 24 * HOUR_MS;
 
 /** Current extension / companion versions. */
 export const EXTENSION_VERSIONS: Readonly<Record<ExtensionMarket, string>> = {
@@ -82,12 +79,6 @@ export const CARD_GRID = { width: 320, gap: 8 } as const;
 
 export const TOAST = { successMs: 600, defaultMs: 3000, offset: 16 } as const;
 
-/** Upper bounds (inclusive) of the screen-size classes; wider than xl is 2xl. */
-export const BREAKPOINTS = { sm: 640, md: 768, lg: 1024, xl: 1280 } as const;
-/** A small screen is below this width. */
-export const SMALL_SCREEN_BELOW = 900;
-/** A big screen is above this width. */
-export const BIG_SCREEN_ABOVE = 980;
 /** The mobile left sidebar applies at this width or less. */
 export const MOBILE_SIDEBAR_MAX = 600;
 
@@ -105,9 +96,6 @@ export const STORAGE_KEYS = {
   recentTags: 'margin.recentTags',
   searchHistory: 'margin.searchHistory',
 } as const;
-
-/** A server response is a success only when its code equals this. */
-export const RESPONSE_OK_CODE = 1;
 
 /** What the sign-in-with-provider routes add to /login when a sign-in or a binding did not work. */
 export const OIDC_FAILED_PARAM = 'error';

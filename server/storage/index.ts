@@ -3,7 +3,7 @@ import { LocalStorage } from './local.ts';
 import { S3Storage } from './s3.ts';
 import type { FileStorage } from './storage.ts';
 
-export type { FileStorage, UploadForm } from './storage.ts';
+export type { FileStorage } from './storage.ts';
 export { FileTooLargeError } from './storage.ts';
 
 /** The store the configuration names. */

@@ -33,7 +33,7 @@ export const zCode = zText()
   .trim()
   .min(1, 'errors.cannotBeEmpty')
   .max(32, 'errors.codeInvalid')
-  .regex(/^\d{6}$/, 'errors.codeInvalid');
+  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), 'errors.codeInvalid');
 
 export const CodePurpose = {
   register: 'register',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ExtensionMarket } from '../enums.ts';
+import type { ExtensionMarket } from '../enums.ts';
 import {
   EXTENSION_SHORTCUTS,
   SHORTCUT_PATTERN,
@@ -27,8 +27,6 @@ export function parseExtensionClient(
   if (!match || !zVersion.safeParse(match[2]).success) return null;
   return { market: match[1] as ExtensionMarket, version: match[2] as string };
 }
-
-export const zExtensionMarket = z.enum(Object.values(ExtensionMarket));
 
 // ── Shortcuts ──────────────────────────────────────────────────────────────────────────────
 

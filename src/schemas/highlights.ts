@@ -145,7 +145,6 @@ export const zHighlightListInput = z.object({
   /** In article order it names the note and the place: a longer cursor than newest first's. */
   cursor: zText().max(400).nullish(),
 });
-export type HighlightListInput = z.infer<typeof zHighlightListInput>;
 export const zHighlightList = z.object({
   items: z.array(zHighlightListItem),
   nextCursor: z.string().nullable(),

@@ -67,7 +67,6 @@ export const zPlanTable = z.object({
   pro: zLevelPlan,
   superPro: zLevelPlan,
 });
-export type PlanTable = z.infer<typeof zPlanTable>;
 
 export const PAYMENT_PROVIDERS = ['stripe', 'wechat', 'alipay'] as const;
 export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
@@ -99,7 +98,6 @@ export const zRegionPrices = z
     path: ['providers'],
     message: 'WeChat Pay and Alipay take CNY only',
   });
-export type RegionPrices = z.infer<typeof zRegionPrices>;
 
 /** The operator's membership file (MEMBERSHIP_CONFIG): any part left out keeps its default. */
 export const zMembershipConfig = z.object({

@@ -13,13 +13,11 @@ export const zNoteId = zStoredId;
 export const zClipInput = z.object({
   url: zText().trim().min(1, 'errors.cannotBeEmpty').max(NOTE_URL_MAX, 'errors.urlInvalid'),
 });
-export type ClipInput = z.infer<typeof zClipInput>;
 
 /** The extension or bookmarklet sends the page it shows; the server parses it, never fetches. */
 export const zClipHtmlInput = zClipInput.extend({
   html: zText().min(1, 'errors.cannotBeEmpty').max(CLIP_HTML_MAX, 'errors.payloadTooLarge'),
 });
-export type ClipHtmlInput = z.infer<typeof zClipHtmlInput>;
 
 /**
  * A note as a list row shows it, and as the list cache keeps it: flat, only the fields a row

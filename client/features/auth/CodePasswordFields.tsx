@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, type SendCodeResult, zSendCodeInput } from '../../../src/schemas/auth.ts';
+import { CODE_LENGTH, PASSWORD_MIN, type SendCodeResult, zSendCodeInput } from '../../../src/schemas/auth.ts';
 import { type Form, TextField, useForm } from '../../components/form.tsx';
 import { notify } from '../../lib/notify.ts';
 import { useTRPCClient } from '../../trpc.ts';
@@ -59,7 +59,7 @@ export function CodeField({
       label={label}
       inputMode="numeric"
       autoComplete="one-time-code"
-      maxLength={6}
+      maxLength={CODE_LENGTH}
       action={<CodeButton send={send} onSent={() => form.focus('code')} onFailed={form.fail} />}
     />
   );

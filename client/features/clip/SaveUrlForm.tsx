@@ -21,7 +21,7 @@ export function SaveUrlForm() {
   const id = useId();
   const [url, setUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [shown, setShown] = useState<{ module: QueueModule; queue: SaveQueue } | null>(null);
+  const [shown, setShown] = useState<{ List: QueueModule['SaveQueueList']; queue: SaveQueue } | null>(null);
   const queue = useRef<Promise<SaveQueue> | null>(null);
 
   function loadQueue(): Promise<SaveQueue> {
@@ -31,7 +31,7 @@ export function SaveUrlForm() {
         cache.saved(result.note);
         return result;
       });
-      setShown({ module, queue: made });
+      setShown({ List: module.SaveQueueList, queue: made });
       return made;
     });
     return queue.current;
@@ -106,9 +106,7 @@ export function SaveUrlForm() {
           {error}
         </p>
       )}
-      {shown && (
-        <shown.module.SaveQueueList queue={shown.queue} errorText={(error) => errorMessage(error, t)} />
-      )}
+      {shown && <shown.List queue={shown.queue} errorText={(error) => errorMessage(error, t)} />}
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../../src/errors.ts';
 import type { CodeMailJob, MailJob } from '../../../src/jobs.ts';
 import {
   CODE_COOLDOWN_SECONDS,
+  CODE_LENGTH,
   CODE_MAX_TRIES,
   CODE_TTL_MINUTES,
   type CodePurpose,
@@ -56,7 +57,7 @@ export async function issueCode(em: EntityManager, deps: CodeDeps, input: IssueC
   ]);
   if (input.deliver === false) return;
 
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
   const salt = randomBytes(16).toString('hex');
   const { key: mailKey, sealed } = sealCode(code);
   const record = await em.transactional(async (tem) => {

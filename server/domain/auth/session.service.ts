@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DAY_MS } from '../../../src/constants.ts';
+import { DAY_MS, LOGIN_COOKIE_MAX_AGE_MS } from '../../../src/constants.ts';
 import { clock } from '../../clock.ts';
 import { Session, User } from '../../db/entities/index.ts';
 import { preparedRows } from '../../db/prepared.ts';
@@ -7,8 +7,7 @@ import { hashToken, newToken } from './session-token.ts';
 
 /** Refresh `lastSeenAt` at most this often, so reads don't turn every request into a write. */
 const TOUCH_INTERVAL_MS = 5 * 60_000;
-/** Spec: the login cookie lasts one day; "remember me" keeps it for thirty. */
-const SESSION_TTL_MS = DAY_MS;
+/** The login cookie lasts one day (LOGIN_COOKIE_MAX_AGE_MS); "remember me" keeps it for thirty. */
 const REMEMBERED_SESSION_TTL_MS = 30 * DAY_MS;
 
 export interface SignedIn {
@@ -33,7 +32,7 @@ export async function createSession(
   rememberMe = false,
 ): Promise<NewSession> {
   const token = newToken();
-  const maxAgeMs = rememberMe ? REMEMBERED_SESSION_TTL_MS : SESSION_TTL_MS;
+  const maxAgeMs = rememberMe ? REMEMBERED_SESSION_TTL_MS : LOGIN_COOKIE_MAX_AGE_MS;
   em.create(Session, {
     tokenHash: hashToken(token),
     user,

@@ -11,14 +11,7 @@ import type { RenderContext } from './variables.ts';
 // What the server calls to render templates: each call is a task of the compute pool, charged to
 // the request's budget (./render-engine.ts is the engine the pool's threads run).
 
-export {
-  DEFAULT_TEMPLATES,
-  fileNameFor,
-  pageVariables,
-  SAMPLE_RECORDS,
-  TEMPLATE_OUTPUT_MAX_BYTES,
-  workflowyNode,
-} from './render-engine.ts';
+export { DEFAULT_TEMPLATES, SAMPLE_RECORDS, workflowyNode } from './render-engine.ts';
 export type { RenderContext };
 
 /** Title, Markdown and file name of each record, in order, with the app's note templates. */
