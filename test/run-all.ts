@@ -1,5 +1,5 @@
-// `npm test`: every check the project has, in order — types, lint and format, the production
-// client build, then every vitest suite (unit, API, jobs, browser).
+// `npm test`: every check the project has, in order — types, lint and format, unused code
+// (knip), the production client build, then every vitest suite (unit, API, jobs, browser).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ensurePrerequisites } from './prerequisites.ts';
@@ -28,6 +28,7 @@ try {
 }
 step('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
 step('lint and format', bin('biome'), ['check', '.']);
+step('unused files, exports and dependencies', bin('knip'), []);
 step('client build', bin('vite'), ['build', '--logLevel', 'warn']);
 step('tests', bin('vitest'), ['run', ...process.argv.slice(2)]);
 console.log(`\nall checks passed in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -13,9 +13,10 @@ const RULE = 'lint/style/noRestrictedImports';
 const LINT_TIMEOUT_MS = 30_000;
 const LINT_TEST_TIMEOUT_MS = LINT_TIMEOUT_MS + 15_000;
 
-/** `npm run lint` (`biome check .`) with the given paths in place of `.`, reporting as JSON. */
+/** `npm run lint`'s first command (`biome check .`) with the given paths in place of `.`, reporting as JSON. */
 function lint(paths: string[]): { status: number | null; diagnostics: Diagnostic[]; output: string } {
-  const script: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.lint;
+  const scripts: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.lint;
+  const script = scripts.split('&&')[0] ?? '';
   const [tool, ...args] = script.split(/\s+/).filter((arg) => arg !== '.');
   const result = spawnSync(
     path.join(root, 'node_modules/.bin', tool!),
