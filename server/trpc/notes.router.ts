@@ -35,6 +35,7 @@ import {
   mergeTags,
   moveToFolder,
   removeTag,
+  renameTag,
   restoreNotes,
   setFlow,
   trashNotes,
@@ -133,7 +134,7 @@ export const notesRouter = router({
   renameTag: protectedProcedure
     .input(zRenameTagInput)
     .output(zChanged)
-    .mutation(async ({ ctx, input }) => changed(await mergeTags(ctx, ctx.user, [input.from], input.to))),
+    .mutation(async ({ ctx, input }) => changed(await renameTag(ctx, ctx.user, input.from, input.to))),
 
   mergeTags: protectedProcedure
     .input(zMergeTagsInput)

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 
-// DESIGN.md's glossary: a note is what a user keeps (a clipped web page or a daily note), a
-// highlight a passage of it, a clip fetching and parsing a note's page. The words this code
-// used before (a "page" entity, a "library" router, a highlight called "note") must not come
-// back. "Page" still means a web page or a screen (HomePage, Playwright's page); those stay.
+// The glossary (docs/ARCHITECTURE.md, "Words"): a note is what a user keeps (a clipped web page
+// or a daily note), a highlight a passage of it, a clip fetching and parsing a note's page. The
+// words this code used before (a "page" entity, a "library" router or REST module for folders
+// and tags, a highlight called "note") must not come back. "Page" still means a web page or a screen (HomePage, Playwright's page); those stay.
 const OLD_VOCABULARY: [what: string, pattern: RegExp][] = [
   [
     'the page entity and its shapes',
@@ -18,7 +18,7 @@ const OLD_VOCABULARY: [what: string, pattern: RegExp][] = [
   ],
   [
     'the page and library modules',
-    /domain\/pages|features\/library|library\.(service|router|bench)|library-query|libraryRouter/,
+    /domain\/pages|features\/library|library\.(service|router|bench)|library-query|libraryRouter|operations\/library|libraryOperations/,
   ],
   ['the library router', /\b(trpc|caller|client)\.library\b|'library\.\w+/],
   ['library names', /\b(use)?Library[A-Z]\w*/],

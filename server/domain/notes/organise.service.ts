@@ -152,9 +152,14 @@ export function removeTag(deps: ChangeDeps, user: User, ids: string[], tag: stri
 }
 
 /**
- * Renames tags on notes and highlights in one transaction. Renaming into a tag that exists
- * merges them (no duplicates are left).
+ * Renames a tag on notes and highlights. A rename into a tag that already exists merges the two,
+ * so a rename is the merge of one tag: both are one statement per table, and one change.
  */
+export function renameTag(deps: ChangeDeps, user: User, from: string, to: string): Promise<number> {
+  return mergeTags(deps, user, [from], to);
+}
+
+/** Replaces tags `from` by `to` on notes and highlights in one transaction, leaving no duplicates. */
 export async function mergeTags(deps: ChangeDeps, user: User, from: string[], to: string): Promise<number> {
   const sources = from.filter((t) => t !== to);
   if (!sources.length) return 0;

@@ -1,28 +1,17 @@
 import { z } from 'zod';
 import { zFolderName } from '../../../src/rules/folder-name.ts';
 import { zCreateFolderInput } from '../../../src/schemas/folders.ts';
-import { zApiFolder, zApiTag, zFolderIdParams } from '../../../src/schemas/openapi.ts';
+import { zApiFolder, zFolderIdParams } from '../../../src/schemas/openapi.ts';
 import {
   createFolder,
   deleteFolder,
   listFolders,
   renameFolder,
 } from '../../domain/folders/folders.service.ts';
-import { tagCounts } from '../../domain/notes/note-tags.ts';
 import { operation } from '../operation.ts';
 import { toApiFolder } from '../shapes.ts';
 
-export const libraryOperations = [
-  operation({
-    method: 'get',
-    path: '/tags',
-    operationId: 'listTags',
-    summary: 'Every tag, with how many notes and highlights carry it',
-    tag: 'Tags',
-    scope: 'read',
-    response: z.object({ items: z.array(zApiTag) }),
-    handle: async ({ em, user }) => ({ items: await tagCounts(em, user) }),
-  }),
+export const folderOperations = [
   operation({
     method: 'get',
     path: '/folders',
