@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * One word per concept (DESIGN.md's glossary): a saved page is a `note`, a passage of it a
+ * One word per concept (docs/ARCHITECTURE.md, "Words"): a saved page is a `note`, a passage of it a
  * `highlight`. Renames only; no row changes. The old `note` table (highlights) moves aside first
  * so `page` can take its name.
  */

@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
   app.use('/api/export', exportRoutes(deps));
   // Payment providers' notifications: raw signed bodies, answered in each provider's format.
   app.use(paymentRoutes(deps));
-  // The local store's upload target (spec section 7): signed multipart forms, up to 10 MB.
+  // The local store's upload target: signed multipart forms, up to 10 MB.
   app.use(uploadRoutes(deps));
   app.use(extensionDownloadRoutes());
   // The images stored with notes, to their owner only.

@@ -1,4 +1,4 @@
-// Business constants and limits from spec sections 2, 4, 8 and 9.
+// Business constants and limits shared by the client, the server and the workers.
 
 import type { ExtensionMarket } from './enums.ts';
 
@@ -86,7 +86,7 @@ export const THEME_COLOURS = { dark: '#0C0C0C', light: '#F0F0F0' } as const;
 
 export const DRAG = { marginPx: 4, debounceMs: 200 } as const;
 
-/** Local-storage keys (spec section 9: what local storage holds). */
+/** Local-storage keys: all the client keeps in local storage. */
 export const STORAGE_KEYS = {
   viewStyle: 'margin.viewStyle',
   sort: 'margin.sort',

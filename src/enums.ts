@@ -1,5 +1,5 @@
-// Enumerations from spec section 3 (and the few from sections 2, 4 and 9), as `as const` objects
-// with a union type of their values under the same name.
+// The enumerations the client, the server and the workers share, as `as const` objects with a
+// union type of their values under the same name.
 
 export type ValueOf<T> = T[keyof T];
 
@@ -73,7 +73,7 @@ export type MemberLevel = ValueOf<typeof MemberLevel>;
 export const MemberTier = { free: 'free', pro: 'pro', superPro: 'superPro' } as const;
 export type MemberTier = ValueOf<typeof MemberTier>;
 
-/** Membership as the user sees it (spec section 4). */
+/** Membership as the user sees it. */
 export const MembershipState = { ...MemberTier, expired: 'expired' } as const;
 export type MembershipState = ValueOf<typeof MembershipState>;
 
@@ -81,8 +81,8 @@ export const ViewStyle = { article: 'article', card: 'card', list: 'list' } as c
 export type ViewStyle = ValueOf<typeof ViewStyle>;
 
 /**
- * The six sort options of spec section 9. The spec lists "oldest" apart from "oldest first";
- * we read it as the counterpart of "recently updated": least recently updated first.
+ * The six sort options. "Oldest" is not "oldest first": it is the counterpart of "recently
+ * updated", least recently updated first.
  */
 export const SortOrder = {
   newestFirst: 'created-desc',

@@ -1,4 +1,4 @@
-// The regional table (spec sections 2 and 9): login types, default language, membership page
+// The regional table: login types, default language, membership page
 // variant, extension install links and the footer note differ between chn, euro and us.
 
 import { LANGUAGE_CODES, type Language } from './constants.ts';
@@ -100,7 +100,7 @@ export function isLoginTypeAllowed(region: Region, loginType: unknown): loginTyp
   return (REGIONS[region].loginTypes as readonly unknown[]).includes(loginType);
 }
 
-/** The requested login type when the region allows it, otherwise email (spec section 5). */
+/** The requested login type when the region allows it, otherwise email. */
 export function resolveLoginType(region: Region, requested: string | null | undefined): LoginType {
   return isLoginTypeAllowed(region, requested) ? requested : LoginType.email;
 }

@@ -13,7 +13,7 @@ export function errorData(error: unknown): ErrorData | undefined {
 }
 
 /**
- * The translated message for any error (spec section 8): the server's message key, else the
+ * The translated message for any error: the server's message key, else the
  * supplied fallback, else the generic message. Network failures get their own words.
  */
 export function errorMessage(error: unknown, t: TFunction, fallbackKey = 'errors.generic'): string {

@@ -1,4 +1,4 @@
-/** Spec section 7: the web manifest is loaded with a build-version query. */
+/** The web manifest is loaded with a build-version query, so each build is fetched anew. */
 export function linkManifest(version: string): void {
   const link = document.createElement('link');
   link.rel = 'manifest';

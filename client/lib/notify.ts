@@ -27,7 +27,7 @@ export function toastWith(run: (toast: typeof import('sonner').toast) => void): 
   void import('sonner').then(({ toast }) => run(toast));
 }
 
-/** Toasts per spec section 8: success lasts 600 ms, everything else 3000 ms. */
+/** Toasts: success lasts 600 ms, everything else 3000 ms. */
 export const notify = {
   success(messageKey: string) {
     const message = i18n.t(messageKey);

@@ -387,7 +387,7 @@ async function start() {
   const answer = await ask<PageAnswer>({ type: 'hello', url: pageUrl() }).catch(() => null);
   if (!answer) return;
   if (answer.app) {
-    // The app's own pages learn which extension is installed (spec section 3).
+    // The app's own pages learn which extension is installed.
     const html = document.documentElement;
     html.setAttribute('mkt', answer.app.mkt);
     html.setAttribute('v', answer.app.v);

@@ -88,7 +88,7 @@ export async function pollToken(
   return null;
 }
 
-/** POSTs the upload form the policy describes (spec section 7). */
+/** POSTs the upload form the policy describes. */
 export async function postUpload(
   policy: { host: string; fields: Record<string, string> },
   file: string,

@@ -19,7 +19,7 @@ export interface HighlightPatch {
   annotation?: string | null;
 }
 
-/** What the app's own pages carry on <html> (spec section 3). */
+/** What the app's own pages carry on <html>: which extension is installed, and its version. */
 export interface AppMarks {
   mkt: string;
   v: string;

@@ -25,7 +25,7 @@ const fieldOf = (form: FormData, name: string) => {
 };
 
 /**
- * `POST /upload`: the local store's upload target (spec section 7's object-storage POST), only
+ * `POST /upload`: the local store's upload target (the object-storage browser POST of S3), only
  * when STORAGE is local. The form's policy must carry this server's signature, be unexpired and
  * name the posted key, and the file must fit its size limit; anything else is a 403 that stores
  * nothing. A key takes one file: a policy posted again (or twice at once) is a 409 that says so.

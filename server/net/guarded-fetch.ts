@@ -8,9 +8,9 @@ import zlib from 'node:zlib';
 import { type AddressCategory, classifyAddress, literalAddress } from './ip-policy.ts';
 
 /**
- * The one HTTP client for user-supplied URLs (DESIGN.md "Outbound requests"). Each hop: the
- * scheme and port are checked, the host is resolved once, every address is checked, and the
- * connection is pinned to those checked addresses (the socket's `lookup` never asks DNS again).
+ * The one HTTP client for user-supplied URLs. Each hop: the scheme and port are checked, the
+ * host is resolved once, every address is checked, and the connection is pinned to those
+ * checked addresses (the socket's `lookup` never asks DNS again).
  * Redirects are followed by hand through the same checks. Size, total time, idle time and
  * redirect count are bounded, and content types are allowed by list.
  */

@@ -1,5 +1,4 @@
-// One interface for stored files (DESIGN.md: `local` under DATA_DIR/files, or any S3-compatible
-// store): extension uploads and the images stored with notes. Keys are `/`-separated relative paths.
+// One interface for stored files (`local` under DATA_DIR/files, or any S3-compatible store): extension uploads and the images stored with notes. Keys are `/`-separated relative paths.
 
 /** A browser-style upload: POST a multipart form with `fields` and then the file to `host`. */
 export interface UploadForm {

@@ -65,7 +65,7 @@ export function shortcutOf(event: {
   return [...parts, key].join('+');
 }
 
-// ── Uploads (spec section 7) ───────────────────────────────────────────────────────────────
+// ── Uploads ───────────────────────────────────────────────────────────────────────────────
 
 /** The rendered page's HTML the extension uploads at most (the clip parser's own ceiling). */
 export const UPLOAD_MAX_BYTES = 10 * 1024 * 1024;

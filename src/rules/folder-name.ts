@@ -13,7 +13,7 @@ export const FOLDER_NAME_ERROR_KEYS: Readonly<Record<FolderNameError, string>> =
 const FORBIDDEN = /[/:\\]/;
 
 /**
- * Folder name rules (spec section 5): not empty after trimming, no / : or backslash, at most 32
+ * Folder name rules: not empty after trimming, no / : or backslash, at most 32
  * characters counted as Unicode code points. On success `name` is the trimmed NFC form to store.
  */
 export function validateFolderName(raw: string): FolderNameResult {

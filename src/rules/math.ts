@@ -1,6 +1,6 @@
 import katex from 'katex';
 
-/** KaTeX's parse errors mapped to our translated messages (spec section 5). */
+/** KaTeX's parse errors mapped to our translated messages. */
 const KNOWN_ERRORS: [RegExp, string][] = [
   [/Invalid size/i, 'errors.mathInvalidSize'],
   [/Invalid colou?r/i, 'errors.mathInvalidColor'],

@@ -14,7 +14,7 @@ import { zApiHighlight } from './openapi.ts';
 export * from '../rules/extension.ts';
 
 // The browser extension's side of the Open API (`/openapi/v1/extension/…`) and the upload policy
-// (spec sections 3 and 7). The extension (extension/) and the server parse with these.
+// it asks for. The extension (extension/) and the server parse with these.
 
 /** A dotted version: 25.4.307. */
 export const zVersion = z.string().regex(/^\d{1,5}(\.\d{1,5}){0,3}$/);
@@ -86,7 +86,7 @@ export const zExtensionPage = z
   .meta({ id: 'ExtensionPage' });
 export type ExtensionPage = z.infer<typeof zExtensionPage>;
 
-// ── Upload policy (spec section 7) ──────────────────────────────────────────────────────────
+// ── Upload policy ──────────────────────────────────────────────────────────────────────────
 
 export const zUploadPolicyInput = z.object({
   url: zWebPageUrl,

@@ -51,7 +51,7 @@ export function isPushApp(app: IntegrationApp): app is PushApp {
   return (PUSH_APPS as readonly string[]).includes(app);
 }
 
-/** Spec section 3's exclude ranges, as bit flags. */
+/** What an integration leaves out (its exclude ranges), as bit flags. */
 export const ExcludeRange = { withoutHighlights: 1, dailyNotes: 2 } as const;
 export const EXCLUDE_RANGES_ALL = ExcludeRange.withoutHighlights | ExcludeRange.dailyNotes;
 

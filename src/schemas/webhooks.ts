@@ -48,7 +48,7 @@ export const zWebhookNote = z.object({
   id: z.string(),
   title: z.string(),
   url: z.string(),
-  /** Spec section 3's flow: inbox 1, later 2, shortlist 3, archive 9. */
+  /** The note's flow: inbox 1, later 2, shortlist 3, archive 9. */
   flow: z.number().int(),
   trashed: z.boolean(),
   tags: z.array(z.string()),

@@ -1,7 +1,7 @@
 // `npm run bench:notes`: the note list's queries on the seeded benchmark user (run
 // `npm run seed:bench` first). For each left-nav entry, sort, filter and search: p50/p95 of the
 // whole service call in-process (SQL build, query, mapping) and of the raw SQL it runs, their
-// ratio, and the query plan's top nodes. Budgets (DESIGN.md): a 50-item list p95 < 15 ms and
+// ratio, and the query plan's top nodes. Budgets: a 50-item list p95 < 15 ms and
 // ≤ 1.5× its raw SQL; keyword search p95 < 50 ms.
 import { listHighlights } from '../../server/domain/highlights/highlights.service.ts';
 import { listNotes, noteListSql, noteSearchTarget } from '../../server/domain/notes/note-list.ts';

@@ -3,7 +3,7 @@
 // highlights unless it already holds them, serves the app on a loopback port in this process,
 // connects an Obsidian token and syncs everything once (the first sync, timed as a whole). Then,
 // per run, one highlight's annotation changes and the next incremental `/api/sync/v1/download`
-// is timed: p50/p95 against the budget of 50 ms (DESIGN.md, Budgets).
+// is timed: p50/p95 against the budget of 50 ms.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';

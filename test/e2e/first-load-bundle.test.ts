@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { e2eFixture } from '../helpers/e2e.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 
-/** DESIGN.md's budget for the home route's JavaScript, gzipped. */
+/** The budget for the home route's JavaScript, gzipped. */
 const BUDGET_BYTES = 150 * 1024;
 /** What the first screen never needs: the reader, settings, Markdown and KaTeX load when opened. */
 const NOT_ON_FIRST_LOAD = /\/(Reader|HighlightLayer|SettingsPage|markdown|katex)[^/]*\.js$/i;

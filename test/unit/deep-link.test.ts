@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { deepLinkSearch, legacyHashPath, parseDeepLink } from '../../src/deep-link.ts';
 
-describe('deep links (spec section 2)', () => {
+describe('deep links', () => {
   test('?pi={note id}&vs={view style} opens a note in a view style', () => {
     expect(parseDeepLink('?pi=abc-123&vs=card')).toEqual({
       kind: 'note',

@@ -17,7 +17,7 @@ function dismissedPair(): string | null {
 }
 
 /**
- * "Plugin version is too low" (spec section 6): the extension that marked the page is older than
+ * "Plugin version is too low": the extension that marked the page is older than
  * the server accepts. Dismissed, it stays away for this tab until either version changes.
  */
 export function ExtensionUpdateBanner({ version }: { version: string }) {

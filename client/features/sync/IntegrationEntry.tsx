@@ -4,7 +4,7 @@ import { ConfirmDialog } from '../account/ConfirmDialog.tsx';
 import { AppMark } from './AppMark.tsx';
 import { useUnbind } from './use-integration.ts';
 
-/** Spec section 3's integration entry: the app's name, bound or unbound, a line about it, and its action. */
+/** An integration's entry: the app's name, bound or unbound, a line about it, and its action. */
 export function IntegrationEntry({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();
   const { app, bound } = integration;

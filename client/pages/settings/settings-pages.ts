@@ -1,5 +1,5 @@
 /**
- * The child pages of /personSetting (spec section 2). Aliases share a screen: sync and obsidian,
+ * The child pages of /personSetting. Aliases share a screen: sync and obsidian,
  * synctoken and gentokn, wucaihelp and assistant.
  */
 export const SETTINGS_SECTIONS = [

@@ -28,7 +28,7 @@ export interface UploadDeps extends LimitStore {
 }
 
 /**
- * An upload policy for the rendered HTML of the page at `url` (spec section 7): the key it may
+ * An upload policy for the rendered HTML of the page at `url`: the key it may
  * write (under the user's own prefix), signed by the configured storage, and the callback that
  * turns the uploaded file into the note. Counted against the user's hourly uploads.
  */

@@ -13,7 +13,7 @@ import {
   TRASH_RETENTION_MS,
 } from '../../../src/constants.ts';
 
-describe('spec section 9 constants', () => {
+describe('build, cookie, version and trash constants', () => {
   test('build: app id 20, endpoint web, profile prod, version 25.9.12', () =>
     expect(BUILD).toMatchObject({ appId: 20, endpoint: 'web', profile: 'prod', version: '25.9.12' }));
   test('login cookie logininfo, one day', () => {

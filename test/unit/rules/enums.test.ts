@@ -18,7 +18,7 @@ import {
   Theme,
 } from '../../../src/enums.ts';
 
-describe('spec section 3 enumerations', () => {
+describe('enumerations', () => {
   test('Flow: inbox=1, later=2, shortlist=3, archive=9', () =>
     expect(Flow).toEqual({ inbox: 1, later: 2, shortlist: 3, archive: 9 }));
   test('Generic flag: isOK=1, isNotOK=2', () => expect(GenericFlag).toEqual({ isOK: 1, isNotOK: 2 }));

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { findMathError, mathSegments } from '../../../src/rules/math.ts';
 
-describe('math in annotations (spec section 5)', () => {
+describe('math in annotations', () => {
   test('finds inline and display formulas, not escaped or spaced dollars', () => {
     expect(mathSegments('Energy $E=mc^2$ and $$\\int_0^1 x\\,dx$$ cost \\$5 or $ 3 $')).toEqual([
       { tex: 'E=mc^2', display: false },
