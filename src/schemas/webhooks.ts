@@ -42,7 +42,10 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 export const WEBHOOK_DISABLED_REASONS = ['failing', 'membership'] as const;
 export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
 
-// ---- what a delivery carries (the Open API's shapes; times in epoch seconds) -----------------
+// ---- what a delivery carries ----------------------------------------------------------------
+// The Open API's shapes: times are epoch seconds named `createAt` and `updateAt`, as in every
+// answer of the Open API and the seed's sync protocol. Margin's own views (the settings page's
+// below) carry Dates named `createdAt`.
 
 export const zWebhookNote = z.object({
   id: z.string(),
@@ -107,6 +110,7 @@ export interface WebhookEventData {
 export interface WebhookPayload<T extends WebhookEventType = WebhookEventType> {
   id: string;
   type: T;
+  /** When the event happened, in epoch seconds; the delivery log shows it as `createdAt`. */
   createAt: number;
   data: WebhookEventData[T];
 }
