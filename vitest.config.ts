@@ -13,6 +13,7 @@ export default defineConfig({
     // expect.poll waits for a state; its 1 s default is a timing threshold on a loaded machine.
     expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
-    reporters: ['default'],
+    // The slowest files and where their time went (import, hooks, tests), printed after the run.
+    reporters: ['default', './test/helpers/timing-reporter.ts'],
   },
 });
