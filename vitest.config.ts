@@ -9,11 +9,15 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs file after file in one process, so the server's modules are imported once
+    // per worker rather than once per file (1–3 s each); test/helpers/file-setup.ts sets back
+    // what a file may change for the whole process.
+    isolate: false,
+    setupFiles: ['test/helpers/file-setup.ts'],
     testTimeout: 30_000,
     // expect.poll waits for a state; its 1 s default is a timing threshold on a loaded machine.
     expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
-    // The slowest files and where their time went (import, hooks, tests), printed after the run.
     reporters: ['default', './test/helpers/timing-reporter.ts'],
   },
 });
