@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/helpers/sequencer.ts';
 
 // One runner for every suite. Each API/job test file gets its own PostgreSQL database
 // (test/helpers/db.ts), so files can run in parallel on the machine's two cores.
@@ -14,10 +15,13 @@ export default defineConfig({
     // what a file may change for the whole process.
     isolate: false,
     setupFiles: ['test/helpers/file-setup.ts'],
+    // The longest files first, so both workers end together.
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 30_000,
     // expect.poll waits for a state; its 1 s default is a timing threshold on a loaded machine.
     expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
+    // The slowest files and where their time went (import, hooks, tests), printed after the run.
     reporters: ['default', './test/helpers/timing-reporter.ts'],
   },
 });
