@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../../server/openapi/operations/index.ts';
 import { ClipStatus, CoreType, Flow } from '../../src/enums.ts';
 import { API_SCOPES } from '../../src/schemas/api-tokens.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { sharedBrowser } from '../helpers/browser.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { type RunningServer, startServer } from '../helpers/http.ts';
 import { generatedTypes, SCHEMA_FILE } from '../openapi/generate-types.ts';
@@ -111,14 +110,6 @@ describe('the document', () => {
 });
 
 describe('the docs page', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   test('is served with its script and stylesheet, and names no other origin', async () => {
     const redirect = await fetch(`${server.url}/openapi/docs`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
@@ -146,7 +137,7 @@ describe('the docs page', () => {
     // A host name that is not loopback: Swagger UI treats localhost and 127.0.0.1 as special
     // (it skips its online validator there), and a user's server is neither.
     const origin = 'http://docs.margin.test';
-    const context = await browser.newContext();
+    const context = await (await sharedBrowser()).newContext();
     const elsewhere: string[] = [];
     await context.route('**/*', async (route) => {
       const url = new URL(route.request().url());

@@ -26,6 +26,29 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for every browser test file a worker runs (the worker runs its files one after
+ * another in one process), launched at the first use; each file opens and closes contexts of its
+ * own in it. It ends with the worker's process, or is launched again if it went away.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= launchBrowser().then(
+    (browser) => {
+      browser.on('disconnected', () => {
+        shared = undefined;
+      });
+      return browser;
+    },
+    (error: unknown) => {
+      shared = undefined;
+      throw error;
+    },
+  );
+  return shared;
+}
+
 export function contextOptions(overrides: BrowserContextOptions = {}): BrowserContextOptions {
   return { viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'UTC', ...overrides };
 }

@@ -1,11 +1,11 @@
 // Everything a browser test needs, started once per test file and stopped in one call: the real
 // app server over HTTP on loopback (with the built client and its own database), the job workers
-// when asked, a local web site and an SMTP sink when asked, and Debian's Chromium; then fresh
+// when asked, a local web site and an SMTP sink when asked, and the worker's Chromium; then fresh
 // users and browser contexts signed in as them.
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startWorkers } from '../../jobs/workers.ts';
-import { ensureClientBuilt, launchBrowser, newContext } from './browser.ts';
+import { ensureClientBuilt, newContext, sharedBrowser } from './browser.ts';
 import { createTestDeps, type TestDeps } from './deps.ts';
 import { startServer } from './http.ts';
 import { type Route, startSite, type TestSite } from './site.ts';
@@ -98,12 +98,19 @@ async function startE2E(options: E2EOptions = {}): Promise<E2E> {
     const deps = await started(createTestDeps({ ...env, ...options.env }));
     if (options.workers) await started(startWorkers(deps));
     const server = await started(startServer(deps));
-    const browser = await started(launchBrowser());
+    // The worker's browser outlives the file; the contexts the file opened close with it.
+    const browser = await sharedBrowser();
+    const contexts = new Set<BrowserContext>();
+    stops.push(async () => {
+      await Promise.all([...contexts].map((context) => context.close()));
+    });
     const url = (path = '') => `${server.url}${path}`;
 
     const open = async (path?: string, overrides: OpenOptions = {}) => {
       const { clipboard, timeout, ...contextOptions } = { ...options.browser, ...overrides };
       const context = await newContext(browser, contextOptions);
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
       if (clipboard)
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       const page = await context.newPage();
