@@ -125,9 +125,11 @@ async function imagesSettled(noteId: string) {
   expect(note.clipStatus).toBe(ClipStatus.done);
   return waitFor(
     async () => {
-      const job = await findJob(deps.queues, 'storeImages', { noteId, attempt: note.clipAttempts });
-      const state = await job?.getState();
-      return state === 'completed' || state === 'failed' ? { state, result: job?.returnvalue } : undefined;
+      const key = { noteId, attempt: note.clipAttempts } as const;
+      const state = await (await findJob(deps.queues, 'storeImages', key))?.getState();
+      if (state !== 'completed' && state !== 'failed') return undefined;
+      // Read again: a job read while it ran still holds no result when its state reads finished.
+      return { state, result: (await findJob(deps.queues, 'storeImages', key))?.returnvalue };
     },
     60_000,
     `images of ${noteId}`,

@@ -97,8 +97,9 @@ const mailJobGone = (id: string) =>
 const failedMail = (id: string) =>
   waitFor(
     async () => {
-      const job = await deps.queues.mail.getJob(id);
-      return (await job?.getState()) === 'failed' ? job : undefined;
+      if ((await (await deps.queues.mail.getJob(id))?.getState()) !== 'failed') return undefined;
+      // Read again: a job read while it ran still holds its attempts and reason of before.
+      return deps.queues.mail.getJob(id);
     },
     20_000,
     `mail ${id} to fail`,
