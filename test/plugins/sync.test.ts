@@ -102,7 +102,9 @@ function pluginClient({ vault, app = 'obsidian', state, settings }: ClientSetup)
     settings: () => ({ server: base, folderOverride: '', ...settings }),
     saveState: async () => undefined,
     openUrl: (url) => opened.push(url),
-    poll: { intervalMs: 50, maxTries: 200 },
+    // The plugin waits for the confirmation as long as the test lets it: a count of tries would be
+    // a deadline in wall time, which a busy machine reaches before the test has confirmed.
+    poll: { intervalMs: 50, maxTries: Number.MAX_SAFE_INTEGER },
     busyRetryMs: 3_600_000,
   });
   return { client, opened };
