@@ -35,4 +35,14 @@ describe('one writer per derived value', () => {
       ]).filter((file) => !file.startsWith('server/db/entities/')),
     ).toEqual(['server/domain/membership/grants.ts']);
   });
+
+  test("a note's highlight count is written by no service: its triggers keep it", () => {
+    expect(
+      writers([
+        /"highlight_count"\s*=(?!=)/,
+        /\.highlightCount\s*=(?!=)/,
+        /\b(nativeUpdate|assign|upsert)\([^;]*\bhighlightCount\b/,
+      ]).filter((file) => !file.startsWith('server/db/entities/')),
+    ).toEqual([]);
+  });
 });
