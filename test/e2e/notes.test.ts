@@ -140,8 +140,23 @@ describe('the note list in Chromium', () => {
     // Per-item star toggles the state.
     await navLink(page, 'all').click();
     const alphaRow = page.locator(`[data-note-id="${alpha.id}"]`);
-    await alphaRow.hover();
-    await alphaRow.locator('[data-action="star"]').click();
+    // The list re-renders as the view loads: a row hovered before it did loses its actions to the
+    // new row, so hover and click are tried again until the click lands (a refused click clicks nothing).
+    await expect
+      .poll(
+        async () => {
+          await alphaRow.hover();
+          return alphaRow
+            .locator('[data-action="star"]')
+            .click({ timeout: 2_000 })
+            .then(
+              () => true,
+              () => false,
+            );
+        },
+        { timeout: UI_WAIT_MS },
+      )
+      .toBe(true);
     await alphaRow.locator('[data-action="star"][aria-pressed="true"]').waitFor();
 
     // Search: #tag narrows by tag, a CJK word matches as a substring and is marked.
