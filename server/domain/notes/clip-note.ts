@@ -99,10 +99,9 @@ export async function clipNote(
 
   const title = cleanTitle(article.title ?? '') || note.title;
   // A change of the user's note like any other: its push tools hear of the finished clip.
-  const owner = { id: Number((note.user as unknown as { id: number | string }).id) };
   const finished = await change(
     { em, queues: env.queues, config: env.config },
-    owner,
+    note.user,
     async ({ tx: tem }) => {
       // First, so the result is stored only by the attempt that still owns the note (and the row
       // is locked against a save arriving meanwhile).

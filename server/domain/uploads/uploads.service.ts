@@ -8,7 +8,8 @@ import type { AppConfig } from '../../config.ts';
 import { Note, Upload, type UploadState, type User } from '../../db/entities/index.ts';
 import type { Queues } from '../../queue.ts';
 import { type FileStorage, FileTooLargeError } from '../../storage/index.ts';
-import { clipHtml, urlHash } from '../notes/clip.service.ts';
+import { clipHtml } from '../notes/clip.service.ts';
+import { noteByUrl } from '../notes/note-by-url.ts';
 import { enforceLimits, LIMITS, type LimitStore } from '../rate-limit.ts';
 
 /** How long an upload policy may be used. */
@@ -123,7 +124,7 @@ export async function completeUpload(
   );
   if (claimed === 0) {
     // Another call is parsing it: the note for the URL is the one it makes.
-    const note = await em.findOne(Note, { user: user.id, urlHash: urlHash(upload.url) });
+    const note = await noteByUrl(em, user, upload.url);
     if (!note) throw new AppError('CONFLICT', 'errors.uploadInProgress');
     return { note, created: false };
   }
