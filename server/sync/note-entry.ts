@@ -1,13 +1,20 @@
+import { createHash } from 'node:crypto';
 import {
   type ExportHighlight,
+  ExportHighlightType,
   type ExportRecord,
   type IntegrationSettings,
   type PullApp,
+  type TagStyle,
   WriteStyle,
 } from '../../src/schemas/sync.ts';
+import { textFragment } from '../../src/text/text-fragment.ts';
+import { formatTag } from '../domain/sync/templates/variables.ts';
+import { seedNoteIdX } from './seed-note-id.ts';
 
-// The seed product's wire shapes (/work/shared/protocols/sync.md, section 1): a note with its
-// highlights, and the per-tool export settings its plugins render with.
+// The seed product's wire shapes (docs/SEED-PROTOCOL.md): a note with its highlights, and the
+// per-tool export settings its plugins render with. What each field must look like is what the
+// seed's plugins parse; test/api/sync-seed.test.ts holds them to it.
 
 /** The seed's note types: 3 is a daily note; anything else is read as a page. */
 const NOTE_TYPE = { page: 1, daily: 3 } as const;
@@ -54,6 +61,15 @@ interface SeedNoteEntry {
   highlights: SeedHighlightEntry[];
 }
 
+/**
+ * `refurl`: the plugins append it to the page's URL (`url + refurl`, unless the URL has a `#`
+ * already), so it is a fragment: a text fragment that scrolls the page to the passage. A passage
+ * that is not the page's own text (an image, LaTeX source, a note) has none.
+ */
+function passageFragment(record: ExportRecord, h: ExportHighlight): string {
+  return record.url && h.type === ExportHighlightType.text ? textFragment(h.text) : '';
+}
+
 function highlightEntry(record: ExportRecord, h: ExportHighlight): SeedHighlightEntry {
   return {
     note: h.text,
@@ -63,7 +79,7 @@ function highlightEntry(record: ExportRecord, h: ExportHighlight): SeedHighlight
     slotId: h.slot,
     slotid: h.slot,
     refid: h.id,
-    refurl: h.link,
+    refurl: passageFragment(record, h),
     url: record.url,
     annotags: h.tags,
     createat: h.createdAt,
@@ -73,21 +89,60 @@ function highlightEntry(record: ExportRecord, h: ExportHighlight): SeedHighlight
 }
 
 /**
- * A record as the seed's NoteEntry. Margin's reader is both the product link and the clip's
- * reading link; there is no separate full-text file (`sou`), and a daily note's own text travels
- * as its page note.
+ * A daily note's text for Logseq: one entry per paragraph. Logseq's plugin adds a page note as
+ * a block it finds again by its content, and never rewrites a block it found, so a daily text
+ * sent whole came back as a second copy after each edit. Paragraphs keyed by their content (the
+ * plugin finds a block by its `refid` first) leave every unchanged paragraph where it is and add
+ * only what is new; a paragraph edited in Margin arrives as a new block beside the old one.
  */
-export function noteEntry(record: ExportRecord): SeedNoteEntry {
+function dailyParagraphs(record: ExportRecord): SeedHighlightEntry[] {
+  return record.content
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean)
+    .map((text) => ({
+      note: text,
+      imageUrl: '',
+      annonation: '',
+      color: '',
+      slotId: 0,
+      slotid: 0,
+      refid: `daily-${createHash('sha256').update(text).digest('hex').slice(0, 20)}`,
+      refurl: '',
+      url: '',
+      annotags: [],
+      createat: record.createdAt,
+      updateat: record.updatedAt,
+      highlighttype: ExportHighlightType.textNote,
+    }));
+}
+
+/** What a note entry depends on besides the record: the tool it goes to and its tag style. */
+export interface EntryStyle {
+  app: PullApp;
+  tagStyle: TagStyle;
+}
+
+/**
+ * A record as the seed's NoteEntry. Margin's reader is both the product link and the clip's
+ * reading link; there is no separate full-text file (`sou`). Tags go out as the plugins keep
+ * them: with the user's tag style applied (`#tag` or `[[tag]]`; they drop a bare name). A daily
+ * note's own text travels as its page note, but to Logseq as paragraphs (see dailyParagraphs).
+ */
+export function noteEntry(record: ExportRecord, style: EntryStyle): SeedNoteEntry {
+  const noteIdX = seedNoteIdX(record.id);
+  const dailyToLogseq = record.kind === 'daily' && style.app === 'logseq';
+  const highlights = record.highlights.map((h) => highlightEntry(record, h));
   return {
-    noteIdX: record.id,
-    noteId: record.id,
+    noteIdX,
+    noteId: noteIdX,
     title: record.title,
     url: record.url,
     wucaiurl: record.readerUrl,
     readurl: record.readerUrl,
     citekey: '',
     author: record.author ?? '',
-    pageNote: record.content,
+    pageNote: dailyToLogseq ? '' : record.content,
     sou: '',
     noteType: record.kind === 'daily' ? NOTE_TYPE.daily : NOTE_TYPE.page,
     createAt: record.createdAt,
@@ -95,9 +150,9 @@ export function noteEntry(record: ExportRecord): SeedNoteEntry {
     publishat: record.publishedAt ?? 0,
     pageScore: 0,
     isStar: false,
-    tags: record.tags,
+    tags: record.tags.map((name) => formatTag(name, style.tagStyle)),
     notetags: record.tags.join(','),
-    highlights: record.highlights.map((h) => highlightEntry(record, h)),
+    highlights: dailyToLogseq ? [...dailyParagraphs(record), ...highlights] : highlights,
   };
 }
 

@@ -19,7 +19,8 @@ import {
 } from '../domain/sync/pull.service.ts';
 import { syncCursorInvalid } from '../domain/sync/sync-cursor.ts';
 import { publicOrigin } from '../web/public-origin.ts';
-import { exportConfig, noteEntry } from './note-entry.ts';
+import { type EntryStyle, exportConfig, noteEntry } from './note-entry.ts';
+import { noteIdOfSeedX } from './seed-note-id.ts';
 import { type SyncCaller, syncCaller } from './sync-auth.ts';
 import {
   DEVICE_EXPIRED,
@@ -33,7 +34,7 @@ import {
 } from './sync-errors.ts';
 import { syncCors, syncJsonBody } from './sync-http.ts';
 
-// The seed product's plugin protocol (/work/shared/protocols/sync.md, section 1), on the same
+// The seed product's plugin protocol (docs/SEED-PROTOCOL.md), on the same
 // engine as /api/sync/v1: `POST /apix/openapi/wucai/sync/{init,download,ack,archive,delete}` and
 // the device flow's `POST /page/auth/openapi/gettoken`. Answers are `{ code, message, data }`,
 // success only with code 1, and HTTP 200 even for a refusal: the plugins read the code only from
@@ -88,13 +89,15 @@ const zSeedBody = z.object({ serviceId: z.number().int(), v: z.union([z.number()
 /** An empty or absent cursor is the beginning (a plugin's first sync, or after its folder was deleted). */
 const zSeedCursor = zSyncCursor.nullish().transform((c) => (c && c !== START_CURSOR ? c : null));
 const zSeedInit = zSeedBody.extend({ noteDirDeleted: z.boolean().default(false), lastCursor2: zSeedCursor });
+/** A note as the plugins name it: its noteIdX (or, from a plugin that synced before noteIdX was encoded, its id). */
+const zSeedNoteId = z.string().max(128).transform(noteIdOfSeedX).pipe(zNoteId);
 const zSeedDownload = zSeedBody.extend({
   lastCursor2: zSeedCursor,
-  noteIdXs: z.array(zNoteId).max(6).default([]),
+  noteIdXs: z.array(zSeedNoteId).max(6).default([]),
   checkUpdate: z.boolean().default(false),
 });
 const zSeedAck = zSeedBody.extend({ lastCursor2: zSeedCursor });
-const zSeedNoteAction = zSeedBody.extend({ noteid: zNoteId });
+const zSeedNoteAction = zSeedBody.extend({ noteid: zSeedNoteId });
 const zSeedGetToken = z.object({ did: zSyncClientId });
 
 const httpStatus = (failure: SyncFailure) =>
@@ -190,14 +193,15 @@ export function seedRoutes(deps: AppDeps): Router {
     await checkCursor(call.em, call.caller, input.lastCursor2);
     const lease = await holdLease(call.em, call.caller, clientOf(call));
     const baseUrl = publicOrigin(deps.config, req);
+    const style: EntryStyle = { app: call.caller.app, tagStyle: lease.settings.tagStyle };
     if (input.noteIdXs.length) {
       // Notes the plugin failed to write, asked for again: the cursor stays where it was.
       const records = await pullNotes(call.em, call.caller, lease, { noteIds: input.noteIdXs, baseUrl });
-      sendData(res, { notes: records.map(noteEntry), lastCursor2: input.lastCursor2 ?? '' });
+      sendData(res, { notes: records.map((r) => noteEntry(r, style)), lastCursor2: input.lastCursor2 ?? '' });
       return;
     }
     const batch = await nextBatch(call, lease, input.lastCursor2, baseUrl);
-    sendData(res, { notes: batch.records.map(noteEntry), lastCursor2: batch.cursor });
+    sendData(res, { notes: batch.records.map((r) => noteEntry(r, style)), lastCursor2: batch.cursor });
   });
 
   sync.post('/ack', async (req, res) => {

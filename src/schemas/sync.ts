@@ -43,7 +43,8 @@ export const TOKEN_APPS = Object.keys(DEVICE_SERVICE_IDS) as TokenApp[];
 export function tokenAppOfServiceId(serviceId: number): TokenApp | undefined {
   return TOKEN_APPS.find((app) => DEVICE_SERVICE_IDS[app] === serviceId);
 }
-export const isPullApp = (app: TokenApp): app is PullApp => app !== 'extension';
+export const isPullApp = (app: TokenApp | IntegrationApp): app is PullApp =>
+  Object.hasOwn(PULL_SERVICE_IDS, app);
 /** Apps the server pushes into (a worker calls the tool's API). */
 export const PUSH_APPS = ['siyuan', 'flomo', 'workflowy'] as const satisfies readonly IntegrationApp[];
 export type PushApp = (typeof PUSH_APPS)[number];

@@ -7,17 +7,26 @@ import { clock, setClock } from '../../server/clock.ts';
 import { Integration, Note } from '../../server/db/entities/index.ts';
 import { CLIP_WAIT_MS } from '../../server/domain/sync/pull.service.ts';
 import { DEVICE_TICKET_TTL_MS } from '../../server/domain/sync/tokens.ts';
-import { Flow } from '../../src/enums.ts';
+import { seedNoteIdX as x } from '../../server/sync/seed-note-id.ts';
+import { describeRange } from '../../src/anchoring/index.ts';
+import { CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { ExportHighlightType, type PullApp } from '../../src/schemas/sync.ts';
 import { createTestDeps, TEST_NOW, type TestDeps } from '../helpers/deps.ts';
-import { makeQueuedNote } from '../helpers/notes.ts';
+import { makeClippedNote, makeQueuedNote } from '../helpers/notes.ts';
+import {
+  fileName,
+  highlightLink,
+  idFromFileName,
+  LogseqGraph,
+  renderedTags,
+} from '../helpers/seed-plugins.ts';
 import { article } from '../helpers/site.ts';
 import { highlightBody, logSettled, noteWithBody } from '../helpers/sync.ts';
 import { signedInUser } from '../helpers/users.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-// The seed product's plugin protocol (/work/shared/protocols/sync.md, section 1), driven the way
+// The seed product's plugin protocol (docs/SEED-PROTOCOL.md), driven the way
 // its plugins drive it: the Obsidian plugin's init → check pass → content pass → ack, the
 // Logseq plugin's single pass, both with the seed's envelope, headers and query parameters.
 
@@ -250,17 +259,17 @@ describe('the seed product’s plugin protocol', () => {
     expect(plugin.downloads).toBeGreaterThan(3);
     expect((await integrationRow(user)).cursor).toBe(plugin.cursor);
 
-    const entry = plugin.vault.get(notes[0]!.id)!;
+    const entry = plugin.vault.get(x(notes[0]!.id))!;
     expect(Object.keys(entry).sort()).toEqual(NOTE_ENTRY_FIELDS);
     expect(entry).toMatchObject({
-      noteIdX: notes[0]!.id,
-      noteId: notes[0]!.id,
+      noteIdX: x(notes[0]!.id),
+      noteId: x(notes[0]!.id),
       title: 'Page 0',
       url: notes[0]!.url,
       noteType: 1,
       createAt: Math.floor(notes[0]!.createdAt.getTime() / 1000),
       pageScore: 0,
-      tags: ['read', 'deep work'],
+      tags: ['#read', '#deep-work'],
       notetags: 'read,deep work',
     });
     expect(entry.wucaiurl).toMatch(/^http:\/\/margin\.test\/\?/);
@@ -277,7 +286,7 @@ describe('the seed product’s plugin protocol', () => {
       url: notes[0]!.url,
       createat: Math.floor(marked.createdAt / 1000),
     });
-    expect(h!.refurl).toContain(marked.id);
+    expect(h!.refurl).toBe('#:~:text=body%20text');
     const daily = [...plugin.vault.values()].find((e) => e.noteType === 3)!;
     expect(daily.pageNote).toContain('Today I read');
   });
@@ -294,7 +303,7 @@ describe('the seed product’s plugin protocol', () => {
     await plugin.init();
     const check = await plugin.download(from, true);
     const content = await plugin.download(from, false);
-    expect(check.notes.map((e) => e.noteIdX).sort()).toEqual(notes.map((n) => n.id).sort());
+    expect(check.notes.map((e) => e.noteIdX).sort()).toEqual(notes.map((n) => x(n.id)).sort());
     expect(check.notes.every((e) => e.highlights.length === 1)).toBe(true);
     expect(content).toEqual(check);
     // Exhausted: no notes (the cursor may move up past the log's end, so the plugin acks).
@@ -315,20 +324,20 @@ describe('the seed product’s plugin protocol', () => {
 
     const added = await highlight(user, a.id, 'first');
     await plugin.obsidianSync();
-    expect([...plugin.vault.keys()]).toEqual([a.id]);
-    expect(plugin.vault.get(a.id)!.highlights.map((h) => h.refid)).toEqual([added.id]);
+    expect([...plugin.vault.keys()]).toEqual([x(a.id)]);
+    expect(plugin.vault.get(x(a.id))!.highlights.map((h) => h.refid)).toEqual([added.id]);
 
     plugin.vault.clear();
     await user.caller.highlights.update({ id: added.id, annotation: 'second' });
     await plugin.obsidianSync();
-    expect(plugin.vault.get(a.id)!.highlights[0]!.annonation).toBe('second');
+    expect(plugin.vault.get(x(a.id))!.highlights[0]!.annonation).toBe('second');
 
     plugin.vault.clear();
     await highlight(user, b.id);
     await user.caller.highlights.delete({ id: added.id });
     await plugin.obsidianSync();
-    expect(new Set(plugin.vault.keys())).toEqual(new Set([a.id, b.id]));
-    expect(plugin.vault.get(a.id)!.highlights).toEqual([]);
+    expect(new Set(plugin.vault.keys())).toEqual(new Set([x(a.id), x(b.id)]));
+    expect(plugin.vault.get(x(a.id))!.highlights).toEqual([]);
 
     // The seed protocol has no removals: a batch of removals only is passed over, the sync ends.
     plugin.vault.clear();
@@ -385,7 +394,7 @@ describe('the seed product’s plugin protocol', () => {
     await highlight(user, a.id);
     const plugin = await new SeedPlugin('logseq').connect(user);
     await plugin.logseqSync();
-    expect(plugin.vault.get(a.id)).toMatchObject({ isStar: false, highlights: [{ slotId: 3 }] });
+    expect(plugin.vault.get(x(a.id))).toMatchObject({ isStar: false, highlights: [{ slotId: 3 }] });
   });
 
   test('init is PENDING while a fresh clip is queued or running, SYNCING once it is done; a stuck clip stops holding it', async () => {
@@ -409,7 +418,7 @@ describe('the seed product’s plugin protocol', () => {
       await workers.close();
     }
     await plugin.obsidianSync();
-    expect(plugin.vault.get(clipped.id)?.title).toBe('A long read');
+    expect(plugin.vault.get(x(clipped.id))?.title).toBe('A long read');
 
     await makeQueuedNote(deps, user.user.id, { url: 'https://stuck.example/a', title: 'Stuck' });
     expect((await plugin.init()).taskStatus).toBe('PENDING');
@@ -556,8 +565,8 @@ describe('the seed product’s plugin protocol', () => {
     expect(plugin.vault.size).toBe(2);
 
     const cursor = plugin.cursor;
-    const res = await plugin.sync('download', { lastCursor2: cursor, noteIdXs: [a.id] }).expect(200);
-    expect(res.body.data.notes.map((e: SeedEntry) => e.noteIdX)).toEqual([a.id]);
+    const res = await plugin.sync('download', { lastCursor2: cursor, noteIdXs: [x(a.id)] }).expect(200);
+    expect(res.body.data.notes.map((e: SeedEntry) => e.noteIdX)).toEqual([x(a.id)]);
     expect(res.body.data.lastCursor2).toBe(cursor);
   });
 
@@ -571,5 +580,130 @@ describe('the seed product’s plugin protocol', () => {
       .expect(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['access-control-allow-headers']).toContain('obsidian-client');
+  });
+});
+
+// Each entry as the seed's plugins read it (test/helpers/seed-plugins.ts): a change to the seed
+// front that would break one of them fails here.
+describe('entries as the seed product’s plugins read them', () => {
+  const entryTitled = (plugin: SeedPlugin, title: string) =>
+    [...plugin.vault.values()].find((e) => e.title === title) as unknown as {
+      noteIdX: string;
+      title: string;
+      url: string;
+      pageNote: string;
+      tags: string[];
+      highlights: { note: string; refid: string; refurl: string }[];
+    };
+
+  test('page tags render in both tag styles, Chinese and spaced names included', async () => {
+    const user = await signedInUser(deps);
+    await note(user, '标签', ['中文', '读书笔记', 'deep work']);
+    const plugin = await new SeedPlugin('obsidian').connect(user);
+    await plugin.obsidianSync();
+    expect(renderedTags(entryTitled(plugin, '标签').tags, true)).toBe('#中文 #读书笔记 #deep-work');
+
+    await user.caller.sync.updateSettings({ app: 'obsidian', settings: { tagStyle: 2 } });
+    plugin.deleteFolder();
+    await plugin.obsidianSync();
+    expect(renderedTags(entryTitled(plugin, '标签').tags, false)).toBe('[[中文]] [[读书笔记]] [[deep-work]]');
+  });
+
+  test('a highlight’s link, made as the plugins make it, opens its page scrolled to the passage', async () => {
+    const user = await signedInUser(deps);
+    const page = await makeClippedNote(deps, user.user.id, {
+      title: 'Links',
+      text: 'Links: the body text to highlight, and a much longer passage that runs on well past eighty characters so that it is linked by its start and its end',
+    });
+    const short = await highlight(user, page.id);
+    const { text } = await user.caller.notes.get({ id: page.id });
+    const start = text.indexOf('and a much');
+    const long = await user.caller.highlights.create({
+      id: newId(),
+      noteId: page.id,
+      coreType: CoreType.highlight,
+      selectors: describeRange(text, start, text.length),
+      slotId: 1,
+    });
+    const plugin = await new SeedPlugin('obsidian').connect(user);
+    await plugin.obsidianSync();
+    const entry = entryTitled(plugin, 'Links');
+    const links = new Map(
+      entry.highlights.map((h) => [h.refid, new URL(highlightLink(entry.url, h.refurl))]),
+    );
+
+    for (const link of links.values()) expect(`${link.origin}${link.pathname}`).toBe(page.url);
+    expect(decodeURIComponent(links.get(short.id)!.hash)).toBe('#:~:text=body text');
+    expect(decodeURIComponent(links.get(long.id)!.hash)).toBe(
+      '#:~:text=and a much longer passage,its start and its end',
+    );
+  });
+
+  test('archive and delete by the id a plugin reads back from the file name, for ids with capitals and hyphens', async () => {
+    const user = await signedInUser(deps);
+    const archived = await makeClippedNote(deps, user.user.id, {
+      id: `WfcWpLS2Qv-kIuwN${newId(8)}`,
+      title: 'Keep-me',
+      text: 'a',
+    });
+    const trashed = await makeClippedNote(deps, user.user.id, {
+      id: `-Ab-${newId(10)}-`,
+      title: '读书',
+      text: 'b',
+    });
+    const plain = await makeClippedNote(deps, user.user.id, {
+      id: `plain0${newId(10).toLowerCase().replace(/-/g, '1')}`,
+      title: 'x',
+      text: 'c',
+    });
+    const plugin = await new SeedPlugin('obsidian').connect(user);
+    await plugin.obsidianSync();
+    const idFrom = (title: string) => idFromFileName(`WuCai/${fileName(entryTitled(plugin, title))}`)!;
+
+    expect(idFrom('x')).toBe(plain.id);
+    const noteIds = [idFrom('Keep-me'), idFrom('读书')];
+    expect(new Set(noteIds).size).toBe(2);
+    for (const id of noteIds) expect(id).toMatch(/^[a-z0-9_]+$/);
+    expect((await plugin.sync('archive', { noteid: idFrom('Keep-me') }).expect(200)).body.code).toBe(1);
+    expect((await plugin.sync('delete', { noteid: idFrom('读书') }).expect(200)).body.code).toBe(1);
+    expect(await noteRow(archived.id)).toMatchObject({ flow: Flow.archive, trashedAt: null });
+    expect((await noteRow(trashed.id)).trashedAt).not.toBeNull();
+    expect(await noteRow(plain.id)).toMatchObject({ flow: Flow.inbox, trashedAt: null });
+
+    // A plugin that synced before noteIdX was encoded sends the id itself.
+    expect((await plugin.sync('archive', { noteid: plain.id }).expect(200)).body.code).toBe(1);
+    expect((await noteRow(plain.id)).flow).toBe(Flow.archive);
+  });
+
+  test('a daily note is titled by its day, in every tool', async () => {
+    const user = await signedInUser(deps);
+    const { date: dailyDate } = await user.caller.daily.append({ text: '今天读了' });
+    for (const app of ['obsidian', 'logseq', 'siyuan'] as const) {
+      const plugin = await new SeedPlugin(app).connect(user);
+      await (app === 'obsidian' ? plugin.obsidianSync() : plugin.logseqSync());
+      const daily = [...plugin.vault.values()].find((e) => e.noteType === 3)!;
+      expect(daily.title).toBe(dailyDate);
+      expect(fileName(daily as never)).toBe(`${dailyDate}-${daily.noteIdX}.md`);
+    }
+  });
+
+  test('Logseq: a daily note edited between syncs gets its new paragraphs once, and nothing twice', async () => {
+    const user = await signedInUser(deps);
+    const plugin = await new SeedPlugin('logseq').connect(user);
+    const graph = new LogseqGraph();
+    const sync = async () => {
+      await plugin.logseqSync();
+      graph.write([...plugin.vault.values()] as never);
+    };
+    await user.caller.daily.append({ text: 'First thought' });
+    await sync();
+    await user.caller.daily.append({ text: 'Second thought' });
+    await sync();
+    await user.caller.daily.append({ text: 'First' });
+    await sync();
+    const [page] = [...graph.notes.values()];
+    // Each append is a paragraph of its own, stamped with its time.
+    const paragraphs = page!.blocks.map((b) => b.content.replace(/^\*\*\d\d:\d\d\*\* /, ''));
+    expect(paragraphs).toEqual(['First thought', 'Second thought', 'First']);
   });
 });

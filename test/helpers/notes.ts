@@ -16,13 +16,13 @@ let madeAt = Date.parse('2026-02-01T00:00:00Z');
 export async function makeClippedNote(
   deps: AppDeps,
   userId: number,
-  fields: { title: string; text: string; tags?: string[]; flow?: number; excerpt?: string },
+  fields: { title: string; text: string; tags?: string[]; flow?: number; excerpt?: string; id?: string },
 ): Promise<Note> {
   const em = deps.orm.em.fork();
   const url = `https://pages.example/${newId()}`;
   madeAt += 60_000;
   const note = em.create(Note, {
-    id: newId(),
+    id: fields.id ?? newId(),
     user: userId,
     url,
     urlHash: urlHash(url),

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { needsPushFeature } from '../../../src/schemas/membership.ts';
-import { type IntegrationApp, isPushApp } from '../../../src/schemas/sync.ts';
+import { type IntegrationApp, isPullApp, isPushApp } from '../../../src/schemas/sync.ts';
 import { Loaded } from '../../components/QueryState.tsx';
 import { ProNote } from '../../features/membership/ProNote.tsx';
 import { APPS, type AppInfo } from '../../features/sync/apps.ts';
@@ -8,6 +8,7 @@ import { ConnectPlugin } from '../../features/sync/ConnectPlugin.tsx';
 import { ConnectPushForm } from '../../features/sync/ConnectPushForm.tsx';
 import { ExportLink } from '../../features/sync/ExportLink.tsx';
 import { IntegrationEntry } from '../../features/sync/IntegrationEntry.tsx';
+import { SeedPluginNote } from '../../features/sync/SeedPluginNote.tsx';
 import { SyncOptionsForm } from '../../features/sync/SyncOptionsForm.tsx';
 import { SyncStatus } from '../../features/sync/SyncStatus.tsx';
 import { TemplateEditor } from '../../features/sync/TemplateEditor.tsx';
@@ -64,6 +65,7 @@ export function IntegrationSettings({ app }: { app: IntegrationApp }) {
             </h2>
             <TemplateEditor key={`${app}-templates`} info={info} integration={integration} />
           </section>
+          {isPullApp(app) && <SeedPluginNote app={app} />}
           <ExportLink />
         </div>
       )}

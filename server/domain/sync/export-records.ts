@@ -68,7 +68,9 @@ function exportHighlight(row: HighlightRow, baseUrl: string): ExportHighlight {
 /**
  * The export records of those of `noteIds` the integration exports (the rest are left out: the
  * caller reports them deleted), in two queries whatever their number: the notes with their
- * folder names and daily Markdown, then all their highlights in reading order.
+ * folder names and daily Markdown, then all their highlights in reading order. A daily note,
+ * which has no title of its own, is titled by its day (`2026-12-02`): note tools name files
+ * and headings by the title.
  */
 export async function exportRecords(
   em: EntityManager,
@@ -80,7 +82,9 @@ export async function exportRecords(
   if (!noteIds.length) return [];
   const exported = exportedNotesCondition(user, settings);
   const notes = await em.execute<NoteRow[]>(
-    `select n.id, n.kind, n.url, n.title, n.site_name, n.author, n.tags, n.flow, f.name as folder,
+    `select n.id, n.kind, n.url,
+       case when n.kind = ${NoteKind.daily} then coalesce(nullif(n.title, ''), n.daily_date) else n.title end as title,
+       n.site_name, n.author, n.tags, n.flow, f.name as folder,
        case when n.kind = ${NoteKind.daily} then c.text end as content,
        n.created_at, n.updated_at, n.published_at
      from note n
