@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { legacyHashPath } from '../src/deep-link.ts';
 import { App } from './App.tsx';
 import { initPalette } from './features/highlights/highlight-palette.ts';
+import { followAccountLanguage } from './features/i18n/account-language.ts';
 import { initTheme } from './features/theme/theme-store.ts';
 import { initI18n } from './i18n.ts';
 import { escapeFrames } from './lib/frame-guard.ts';
@@ -30,9 +31,11 @@ async function start(): Promise<void> {
   // The first data, from the page or asked for now, while the translations load.
   const queryClient = createQueryClient();
   const trpcClient = createTrpcClient();
+  const accountLanguage = followAccountLanguage(queryClient, trpcClient, i18nReady);
   await pageParsed();
   const routeCode = preload(queryClient, trpcClient, window.location);
   await Promise.all([i18nReady, routeCode.catch(() => undefined)]);
+  await accountLanguage();
   const root = document.getElementById('root');
   if (!root) return;
   createRoot(root).render(

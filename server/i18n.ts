@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Request } from 'express';
 import i18next, { type TFunction } from 'i18next';
 import { isLanguage, LANGUAGE_CODES, type Language } from '../src/constants.ts';
 
@@ -26,7 +27,7 @@ export function translator(language: string | null | undefined): TFunction {
 }
 
 /** The first supported language of an Accept-Language / x-lang header. */
-export function languageFromHeader(header: string | undefined): Language | null {
+function languageFromHeader(header: string | undefined): Language | null {
   for (const part of (header ?? '').split(',')) {
     const tag = part.split(';')[0]?.trim();
     if (tag && isLanguage(tag)) return tag;
@@ -35,4 +36,17 @@ export function languageFromHeader(header: string | undefined): Language | null 
     if (base && isLanguage(base)) return base;
   }
   return null;
+}
+
+/**
+ * The language a request is answered in, decided here for every front (tRPC, the Open API, the
+ * sync fronts, plain routes): what the request asks for (the app's own client sends `x-lang`,
+ * the language it shows; other callers `Accept-Language`), else the signed-in account's, else
+ * none (English). Our client reads in the account's language once signed in, so its `x-lang`
+ * and the account agree.
+ */
+export function requestLanguage(req: Request, accountLanguage?: string | null): Language | null {
+  const asked = languageFromHeader(req.get('x-lang') ?? req.get('accept-language'));
+  if (asked) return asked;
+  return accountLanguage && isLanguage(accountLanguage) ? accountLanguage : null;
 }

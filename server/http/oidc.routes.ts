@@ -12,7 +12,7 @@ import {
   signInWithOidc,
   takeOidcFlow,
 } from '../domain/auth/oidc.service.ts';
-import { languageFromHeader } from '../i18n.ts';
+import { requestLanguage } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
 import { publicOrigin } from '../web/public-origin.ts';
 import { secureCookies, sessionCookies } from '../web/session-cookie.ts';
@@ -104,7 +104,7 @@ export function oidcRoutes(deps: AppDeps): Router {
         const { session } = await signInWithOidc(em, identity, {
           ip: req.ip ?? null,
           userAgent: req.get('user-agent') ?? null,
-          language: languageFromHeader(req.get('accept-language')),
+          language: requestLanguage(req),
         });
         sessionCookies(req, res, deps.config).set(session);
       }

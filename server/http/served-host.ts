@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import type { AppConfig } from '../config.ts';
-import { languageFromHeader, translator } from '../i18n.ts';
+import { requestLanguage, translator } from '../i18n.ts';
 
 /** `name[:port]` as a Host header carries it: a DNS name or IPv4 address, or an IPv6 one in brackets. */
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i;
@@ -48,7 +48,7 @@ function isServedHost(req: Request, config: Pick<AppConfig, 'host'>): boolean {
 export function servedHostOnly(config: Pick<AppConfig, 'host' | 'publicUrl'>): RequestHandler {
   return (req, res, next) => {
     if (config.publicUrl || isServedHost(req, config)) return next();
-    const t = translator(languageFromHeader(req.get('accept-language')));
+    const t = translator(requestLanguage(req));
     res.status(421).json({ error: 'errors.hostNotServed', message: t('errors.hostNotServed') });
   };
 }

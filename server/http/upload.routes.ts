@@ -3,7 +3,7 @@ import { UPLOAD_MAX_BYTES } from '../../src/schemas/extension.ts';
 import { clock } from '../clock.ts';
 import type { AppDeps } from '../deps.ts';
 import { claimUploadKey, releaseUploadKey } from '../domain/uploads/uploads.service.ts';
-import { languageFromHeader, translator } from '../i18n.ts';
+import { requestLanguage, translator } from '../i18n.ts';
 import { errorFields, log } from '../log.ts';
 import { LOCAL_UPLOAD_PATH, LocalStorage } from '../storage/local.ts';
 
@@ -70,7 +70,7 @@ export function uploadRoutes(deps: AppDeps): Router {
         const key = fields.key as string;
         const em = deps.orm.em.fork();
         if (!(await claimUploadKey(em, key))) {
-          const t = translator(languageFromHeader(req.get('accept-language')));
+          const t = translator(requestLanguage(req));
           res.status(409).json({ error: { code: 'KeyAlreadyUsed', message: t('errors.uploadKeyUsed') } });
           return;
         }

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { type AppErrorCode, httpStatus } from '../../src/errors.ts';
-import { languageFromHeader, translator } from '../i18n.ts';
+import { requestLanguage, translator } from '../i18n.ts';
 import { appErrorOf } from '../web/error-fallback.ts';
 import type { ApiErrorType, Failure } from './envelope.ts';
 
@@ -18,7 +18,7 @@ const ERROR_TYPE: Record<AppErrorCode, ApiErrorType> = {
 
 /**
  * Any error thrown while answering becomes a status and the envelope, its message in the
- * caller's language (Accept-Language, else the account's). Bad input is 422 naming each field;
+ * caller's language (`requestLanguage`: the request's, else the account's). Bad input is 422 naming each field;
  * body-parser's refusals keep their 4xx; anything else is a logged 500 that says nothing of its cause.
  */
 export function failureOf(
@@ -26,7 +26,7 @@ export function failureOf(
   req: Request,
   accountLanguage?: string | null,
 ): { status: number; body: Failure } {
-  const t = translator(languageFromHeader(req.get('accept-language')) ?? accountLanguage);
+  const t = translator(requestLanguage(req, accountLanguage));
   const error = appErrorOf(thrown, 'rest');
   const status = httpStatus(error, 'rest');
   const answer = (message: string, more: Omit<Failure['error'], 'type'> = {}) => ({

@@ -7,7 +7,7 @@ import {
   type ErrorParams,
   httpStatus,
 } from '../../src/errors.ts';
-import { languageFromHeader, translator } from '../i18n.ts';
+import { requestLanguage, translator } from '../i18n.ts';
 import { appErrorOf } from '../web/error-fallback.ts';
 
 /** The stable codes the sync fronts answer with (Margin's API sends them; the seed's maps them). */
@@ -87,11 +87,11 @@ export function syncFailureOf(thrown: unknown): SyncFailure {
 }
 
 /**
- * A failure's message in the caller's language (Accept-Language, else the account's). A key
+ * A failure's message in the caller's language (`requestLanguage`: the request's, else the account's). A key
  * no locale has yet falls back to its status's general message rather than showing the key.
  */
 export function failureMessage(req: Request, failure: SyncFailure, accountLanguage?: string | null): string {
-  const t = translator(languageFromHeader(req.get('accept-language')) ?? accountLanguage);
+  const t = translator(requestLanguage(req, accountLanguage));
   const message = t(failure.messageKey, failure.params ?? {});
   if (message !== failure.messageKey) return message;
   return t(FALLBACK_KEYS[failure.status] ?? DEFAULT_MESSAGE_KEY.INTERNAL);

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AppDeps } from '../deps.ts';
 import type { User } from '../domain/account/user.ts';
 import { type ClientInfo, findSignedIn, type SignedIn } from '../domain/auth/session.service.ts';
-import { languageFromHeader } from '../i18n.ts';
+import { requestLanguage } from '../i18n.ts';
 import { type SessionCookies, sessionCookies, sessionToken } from '../web/session-cookie.ts';
 
 export interface Context extends AppDeps {
@@ -29,7 +29,7 @@ export async function requestContext(deps: AppDeps, req: Request, res: Response)
     client: {
       ip: req.ip ?? null,
       userAgent: req.get('user-agent') ?? null,
-      language: languageFromHeader(req.get('x-lang') ?? req.get('accept-language')),
+      language: requestLanguage(req, signedIn?.user.language),
     },
     cookies: sessionCookies(req, res, deps.config),
   };

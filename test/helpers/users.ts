@@ -8,15 +8,17 @@ import { callerFor } from './context.ts';
 
 /**
  * A user with a live session, made straight in the database (sign-up has its own tests), in
- * `timeZone` (the account's zone decides which day "today" is).
+ * `timeZone` (the account's zone decides which day "today" is). Unless `language` is given the
+ * account has chosen none, so a browser signed in as it reads in the browser's language.
  */
 export async function signedInUser(
   deps: AppDeps,
   email = `u-${randomBytes(4).toString('hex')}@example.test`,
   timeZone = 'UTC',
+  language: string | null = null,
 ) {
   const em = deps.orm.em.fork();
-  const user = newUser(em, { email, passwordHash: null, language: 'en' });
+  const user = newUser(em, { email, passwordHash: null, language });
   user.timeZone = timeZone;
   await em.flush();
   const { token } = await createSession(em, user, { ip: '127.0.0.1', userAgent: 'test' });
@@ -25,10 +27,18 @@ export async function signedInUser(
   return { ...signedIn, token, caller: callerFor(deps, signedIn) };
 }
 
-/** A user who signs in with `email` and `password`, made straight in the database (no session). */
-export async function userWithPassword(deps: AppDeps, email: string, password: string): Promise<User> {
+/**
+ * A user who signs in with `email` and `password`, made straight in the database (no session),
+ * of no chosen language unless `language` is given.
+ */
+export async function userWithPassword(
+  deps: AppDeps,
+  email: string,
+  password: string,
+  language: string | null = null,
+): Promise<User> {
   const em = deps.orm.em.fork();
-  const user = newUser(em, { email, passwordHash: await hashPassword(password), language: 'en' });
+  const user = newUser(em, { email, passwordHash: await hashPassword(password), language });
   await em.flush();
   return user;
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isLanguage, LANGUAGES } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
@@ -9,8 +9,10 @@ import { useTRPC } from '../../trpc.ts';
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const { data: me } = useQuery(trpc.auth.me.queryOptions());
-  // Signed in, the choice is also stored on the account so mail arrives in the same language.
+  // Signed in, the choice is stored on the account, which every session and the server's
+  // messages follow; the cached account says so at once, so following it keeps this choice.
   const saveLanguage = useMutation(trpc.account.setLanguage.mutationOptions());
   return (
     <label className="language-select" title={t('language.label')}>
@@ -23,7 +25,12 @@ export function LanguageMenu() {
           const value = event.target.value;
           if (!isLanguage(value)) return;
           void changeLanguage(value);
-          if (me) saveLanguage.mutate({ language: value });
+          if (!me) return;
+          queryClient.setQueryData(
+            trpc.auth.me.queryKey(),
+            (cached) => cached && { ...cached, language: value },
+          );
+          saveLanguage.mutate({ language: value });
         }}
       >
         {LANGUAGES.map((language) => (
