@@ -294,3 +294,23 @@ describe('.env.example', () => {
     }
   });
 });
+
+// ── README ───────────────────────────────────────────────────────────────────────────────
+
+describe('the README’s configuration table', () => {
+  /** Every `NAME` a row of the table under "## Configuration" names, in any column. */
+  function documented(): Set<string> {
+    const section =
+      read('README.md')
+        .split(/^## Configuration$/m)[1]
+        ?.split(/^## /m)[0] ?? '';
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+    return new Set(rows.flatMap((row) => [...row.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!)));
+  }
+
+  test('names every setting of the config schema (and .env.example has them all, above)', () => {
+    const names = documented();
+    expect(names.size).toBeGreaterThan(10);
+    expect(CONFIG_KEYS.filter((key) => !names.has(key))).toEqual([]);
+  });
+});
