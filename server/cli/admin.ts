@@ -39,7 +39,8 @@ const remark = values.remark ?? null;
 const actor = `admin:cli:${os.userInfo().username}`.slice(0, 64);
 
 const config = loadConfig();
-const database = await resolveDatabase(config);
+// Beside a running app on the embedded database, its server is used (and left running).
+const database = await resolveDatabase(config, { besideApp: true });
 const orm = await createOrm(database.url);
 const em = orm.em.fork();
 const currency = config.membershipConfig.prices[config.region].currency;

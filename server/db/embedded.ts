@@ -104,9 +104,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   }
   log.info('embedded PostgreSQL started', { port });
   return {
-    url: `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    url: embeddedUrl(password, port),
     stop,
   };
+}
+
+/** The PostgreSQL running on this data directory, from its `postmaster.pid`: its pid and port. */
+function livePostmaster(databaseDir: string): { pid: number; port: number } | undefined {
+  let lines: string[];
+  try {
+    lines = readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  // A stale file (the server was killed) PostgreSQL itself ignores.
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  return { pid, port: Number(lines[3]) };
 }
 
 /**
@@ -114,18 +128,30 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
  * or another Margin) would make ours fail with a lock error: say which process it is instead.
  */
 function refuseLiveLock(databaseDir: string): void {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return; // a stale file PostgreSQL ignores
+  const running = livePostmaster(databaseDir);
+  if (!running) return;
   throw new EmbeddedPostgresError(
-    `A PostgreSQL (pid ${pid}) is still running on ${databaseDir}, left by an earlier start that ` +
+    `A PostgreSQL (pid ${running.pid}) is still running on ${databaseDir}, left by an earlier start that ` +
       `was killed or by another Margin using the same data directory. Stop that Margin, or if ` +
-      `none is running, stop it with \`kill -INT ${pid}\` and start again.`,
+      `none is running, stop it with \`kill -INT ${running.pid}\` and start again.`,
   );
+}
+
+/**
+ * The embedded PostgreSQL for a tool that runs beside the app (the admin CLI): the one already
+ * running on this data directory when there is one (the app's, at the port its postmaster.pid
+ * records, with the kept password), which the tool leaves running; otherwise one started here,
+ * which the tool stops.
+ */
+export async function useEmbeddedPostgres(dataDir: string, port: number): Promise<EmbeddedDatabase> {
+  const running = livePostmaster(path.join(dataDir, 'pg'));
+  if (!running || !Number.isInteger(running.port)) return startEmbeddedPostgres(dataDir, port);
+  const password = await settleEmbeddedPassword(dataDir, running.port, DATABASE);
+  return { url: embeddedUrl(password, running.port), stop: async () => {} };
+}
+
+function embeddedUrl(password: string, port: number): string {
+  return `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
 }
 
 function isAlive(pid: number): boolean {
