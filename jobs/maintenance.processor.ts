@@ -14,6 +14,7 @@ import { reindexSearch, searchIndexVersion } from '../server/domain/search/reind
 import { purgeSpentDeviceTickets } from '../server/domain/sync/tokens.ts';
 import { purgeSpentUploads, userUploadsPrefix } from '../server/domain/uploads/uploads.service.ts';
 import { sweepWebhooks } from '../server/domain/webhooks/queue.ts';
+import { publicBaseUrl } from '../server/public-base-url.ts';
 import { enqueue, findJob, type Queues } from '../server/queue.ts';
 import { JOBS, QUEUES } from '../src/jobs.ts';
 import { SEARCH_TOKENS_VERSION } from '../src/search/tokens.ts';
@@ -69,7 +70,10 @@ export function maintenanceProcessor(
     sweepWebhooks: () => sweepWebhooks(em(), deps.queues),
     membership: async () => ({
       downgraded: await downgradeExpiredMembers(em()),
-      reminded: await remindExpiringMembers(em(), { queues: deps.queues, publicUrl: deps.config.publicUrl }),
+      reminded: await remindExpiringMembers(em(), {
+        queues: deps.queues,
+        publicUrl: publicBaseUrl(deps.config),
+      }),
       closedOrders: await closeStaleOrders(em()),
     }),
     reindexSearch: () => reindexSearch(em()),

@@ -2,9 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { ComputePool } from '../server/domain/compute/compute-pool.ts';
 import { type PushDeps, queuePush } from '../server/domain/sync/push/push.service.ts';
-import { PushRefusedError, PushRetryLaterError, pushEnv } from '../server/domain/sync/push/push-http.ts';
+import {
+  PushAddressRefusedError,
+  PushRefusedError,
+  PushRetryLaterError,
+  pushEnv,
+} from '../server/domain/sync/push/push-http.ts';
 import { failPush, runPush } from '../server/domain/sync/push/run-push.ts';
 import { log } from '../server/log.ts';
+import { publicBaseUrl } from '../server/public-base-url.ts';
 import { QUEUES } from '../src/jobs.ts';
 import { jobProcessor } from './job-processor.ts';
 
@@ -15,7 +21,7 @@ import { jobProcessor } from './job-processor.ts';
  */
 export function pushProcessor(em: () => EntityManager, deps: PushDeps & { compute: ComputePool }) {
   const env = pushEnv(deps.config);
-  const baseUrl = deps.config.publicUrl ?? '';
+  const baseUrl = publicBaseUrl(deps.config);
   return jobProcessor(QUEUES.push, {
     push: async (push, job) => {
       try {
@@ -33,7 +39,12 @@ export function pushProcessor(em: () => EntityManager, deps: PushDeps & { comput
           log.info('push credentials refused; unbound', { userId: push.userId, app: push.app });
           throw new UnrecoverableError(error.message);
         }
-        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await failPush(em(), push);
+        if (error instanceof PushAddressRefusedError) {
+          // No retry reaches an address the operator has not allowed: said at once, not in minutes.
+          await failPush(em(), push, error);
+          throw new UnrecoverableError(error.message);
+        }
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await failPush(em(), push, error);
         throw error;
       }
     },

@@ -36,3 +36,11 @@ export function deepLinkSearch(link: DeepLink): string {
   if (link.viewStyle) params.set('vs', link.viewStyle);
   return `?${params.toString()}`;
 }
+
+/**
+ * Markdown whose Margin links are relative (`](/?pi=…)`, as a daily note stores them), with
+ * those links made absolute on `baseUrl`: for text that leaves Margin.
+ */
+export function absoluteMarginLinks(markdown: string, baseUrl: string): string {
+  return baseUrl ? markdown.replaceAll('](/?', `](${baseUrl.replace(/\/+$/, '')}/?`) : markdown;
+}

@@ -20,6 +20,7 @@ import { login, loginProviders, register, resetPassword, sendCode } from '../dom
 import { toMe } from '../domain/auth/me.ts';
 import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
 import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
+import { publicBaseUrl } from '../public-base-url.ts';
 import type { Context } from './context.ts';
 import { protectedProcedure, publicProcedure, router } from './init.ts';
 
@@ -27,7 +28,7 @@ import { protectedProcedure, publicProcedure, router } from './init.ts';
 function publicOrigin(ctx: Context): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl;
   const host = ctx.req?.get('host');
-  return host ? `${ctx.req?.protocol ?? 'http'}://${host}` : `http://${ctx.config.host}:${ctx.config.port}`;
+  return host ? `${ctx.req?.protocol ?? 'http'}://${host}` : publicBaseUrl(ctx.config);
 }
 
 function qrDeps(ctx: Context) {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SIYUAN_NOTE_ATTRIBUTE } from '../../server/domain/sync/push/siyuan.ts';
+import { listenOnLoopback } from '../helpers/loopback-server.ts';
 import { type SiyuanServer, startSiyuan } from '../helpers/push-servers.ts';
 import {
   connectedReader,
@@ -20,6 +21,9 @@ let kernel: SiyuanServer;
 let stranger: SiyuanServer;
 /** A port the operator allows where nothing listens. */
 let deadPort: number;
+/** Answers every request with `impostorReply`: something at the address that is not quite a kernel. */
+let impostor: { url: string; close(): Promise<void> };
+let impostorReply: { contentType: string; body: string } = { contentType: 'text/plain', body: '' };
 
 const TEXT =
   'A block is the unit of thought. Documents are trees of blocks. ' +
@@ -37,12 +41,22 @@ beforeAll(async () => {
   kernel = await startSiyuan();
   stranger = await startSiyuan();
   deadPort = await freePort();
-  env = await startPushTestEnv({ FETCH_ALLOW_TARGETS: `${kernel.target},127.0.0.1:${deadPort}` });
+  impostor = await listenOnLoopback(
+    http.createServer((req, res) => {
+      req.resume();
+      res.setHeader('content-type', impostorReply.contentType);
+      res.end(impostorReply.body);
+    }),
+  );
+  env = await startPushTestEnv({
+    FETCH_ALLOW_TARGETS: `${kernel.target},127.0.0.1:${deadPort},${new URL(impostor.url).host}`,
+  });
 });
 afterAll(async () => {
   await env?.close();
   await kernel?.close();
   await stranger?.close();
+  await impostor?.close();
 });
 
 async function connectReader(title: string) {
@@ -69,12 +83,12 @@ describe('connecting SiYuan', () => {
       message: 'errors.siyuanUnreachable',
     });
     await expect(connect(stranger.origin, stranger.token)).rejects.toMatchObject({
-      message: 'errors.siyuanUnreachable',
+      message: 'errors.pushAddressRefused',
     });
     await expect(
       connect(`http://localhost:${stranger.origin.split(':')[2]}`, stranger.token),
     ).rejects.toMatchObject({
-      message: 'errors.siyuanUnreachable',
+      message: 'errors.pushAddressRefused',
     });
     expect(stranger.received).toEqual([]);
     await expect(connect(kernel.origin, 'wrong-token')).rejects.toMatchObject({
@@ -84,6 +98,33 @@ describe('connecting SiYuan', () => {
       message: 'errors.urlInvalid',
     });
     expect((await integrationRow(env.deps, reader.user.id, 'siyuan'))?.credentials ?? null).toBeNull();
+    expect((await reader.caller.sync.integration({ app: 'siyuan' })).bound).toBe(false);
+  });
+
+  test("a reply that is not the kernel's, and the kernel's own error, are told apart from no answer", async () => {
+    const { reader } = await readerWithNote(env.deps, 'Impostors', TEXT);
+    const connect = () =>
+      reader.caller.sync.connectPush({
+        app: 'siyuan',
+        credentials: { kernelUrl: impostor.url, token: 't', notebook: 'Margin' },
+      });
+    for (const reply of [
+      { contentType: 'text/html', body: '<html><body>Router login</body></html>' },
+      { contentType: 'application/json', body: '{"ok":true,"notebooks":[]}' },
+      { contentType: 'application/json', body: '{"code":"0","msg":"","data":null}' },
+    ]) {
+      impostorReply = reply;
+      await expect(connect(), reply.body).rejects.toMatchObject({ message: 'errors.siyuanUnexpectedReply' });
+    }
+    // The kernel's own words come back as plain text, one line, without bidi overrides.
+    impostorReply = {
+      contentType: 'application/json',
+      body: JSON.stringify({ code: -1, msg: 'workspace is locked\n\u202eby another process', data: null }),
+    };
+    await expect(connect()).rejects.toMatchObject({
+      message: 'errors.siyuanKernelError',
+      cause: { params: { message: 'workspace is locked by another process' } },
+    });
     expect((await reader.caller.sync.integration({ app: 'siyuan' })).bound).toBe(false);
   });
 

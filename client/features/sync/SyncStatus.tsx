@@ -71,6 +71,19 @@ function RetryButton({ integration }: { integration: IntegrationView }) {
   );
 }
 
+/** An unbound push tool's last run, when it failed (refused credentials unbind it): why, above the form to connect again. */
+export function LastRunError({ integration }: { integration: IntegrationView }) {
+  const { t } = useTranslation();
+  if (integration.lastResult !== 'error') return null;
+  return (
+    <div className="last-run-error" role="status" data-testid="last-run" data-result="error">
+      <span className="status status-error">
+        {storedErrorMessage(integration.lastError ?? 'errors.generic', t)}
+      </span>
+    </div>
+  );
+}
+
 /** When the last run was and how it went: how many were sent, or the translated error. */
 function LastRun({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();

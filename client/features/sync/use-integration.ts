@@ -1,12 +1,29 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IntegrationApp, IntegrationView } from '../../../src/schemas/sync.ts';
+import { type IntegrationApp, type IntegrationView, isPushApp } from '../../../src/schemas/sync.ts';
 import { notify } from '../../lib/notify.ts';
 import { useTRPC } from '../../trpc.ts';
 
-/** The integration a page shows. */
+/** How often an open page reads a push tool's integration again: its runs happen in the worker, unseen. */
+const PUSH_STATUS_POLL_MS = 5000;
+
+/** The integration a page shows; a push tool's is read again while the page is open, so a run's result appears. */
 export function useIntegration(app: IntegrationApp) {
   const trpc = useTRPC();
-  return useQuery(trpc.sync.integration.queryOptions({ app }));
+  return useQuery({
+    ...trpc.sync.integration.queryOptions({ app }),
+    refetchInterval: isPushApp(app) ? PUSH_STATUS_POLL_MS : false,
+  });
+}
+
+/** The push tools whose last run failed: the settings navigation marks them. */
+export function useFailedPushApps(signedIn: boolean): ReadonlySet<IntegrationApp> {
+  const trpc = useTRPC();
+  const { data } = useQuery({
+    ...trpc.sync.integrations.queryOptions(),
+    enabled: signedIn,
+    refetchInterval: PUSH_STATUS_POLL_MS,
+  });
+  return new Set((data ?? []).filter((i) => isPushApp(i.app) && i.lastResult === 'error').map((i) => i.app));
 }
 
 /** Takes the server's new view of an integration after a change, or reads it again. */

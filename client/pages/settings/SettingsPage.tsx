@@ -5,6 +5,7 @@ import type { Me } from '../../../src/schemas/auth.ts';
 import { loginPathFor, useMe } from '../../features/auth/session.ts';
 import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { appOfSettingsPage } from '../../features/sync/apps.ts';
+import { useSyncErrorMarks } from '../../features/sync/SyncErrorMark.tsx';
 import { withEnglish } from '../../i18n.ts';
 import {
   SETTINGS_SECTIONS,
@@ -79,6 +80,7 @@ export function SettingsPage({ segment }: { segment: string }) {
   const { data: me } = useMe();
   const page = settingsPageFor(segment);
   const membership = useMembershipSwitch();
+  const errorMark = useSyncErrorMarks(Boolean(me));
   // Without membership there are no plans to show: the pages stay reachable, not listed.
   const listed = (p: SettingsPageName) => membership?.on !== false || !PLAN_PAGES.includes(p);
   if (!page) return <Redirect to="/404" replace />;
@@ -101,6 +103,7 @@ export function SettingsPage({ segment }: { segment: string }) {
                     aria-current={p === page ? 'page' : undefined}
                   >
                     {t(`settings.${p}`)}
+                    {errorMark(p)}
                   </Link>
                 </li>
               ))}

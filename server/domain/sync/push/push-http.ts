@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../../config.ts';
-import { FetchRefusedError, guardedFetch } from '../../../net/guarded-fetch.ts';
+import { type FetchRefusalReason, FetchRefusedError, guardedFetch } from '../../../net/guarded-fetch.ts';
 
 /** What the push code needs from the operator's configuration. */
 export interface PushEnv {
@@ -35,13 +35,56 @@ export class PushRetryLaterError extends Error {
   }
 }
 
-/** Any other failure of a call: retried with backoff. */
+/**
+ * The message keys a failed push run leaves on the settings page (integration.last_error, which
+ * client/features/sync/sync-errors.ts translates).
+ */
+export const PUSH_ERRORS = {
+  /** The tool refused the saved credentials; the integration was unbound. */
+  keyRevoked: 'errors.pushKeyRevoked',
+  /** Every attempt was answered with an error. */
+  failed: 'errors.pushFailed',
+  /** No attempt got an answer (no connection, no such host, a timeout). */
+  unreachable: 'errors.pushUnreachable',
+  /** The guarded fetcher may not reach the tool's address (FETCH_ALLOW_TARGETS). */
+  addressRefused: 'errors.pushAddressRefused',
+  /** The SiYuan kernel answered, but not in its `{code, msg, data}` envelope. */
+  siyuanUnexpectedReply: 'errors.siyuanUnexpectedReply',
+  /** The SiYuan kernel answered with `code != 0`. */
+  siyuanKernelFailed: 'errors.siyuanKernelFailed',
+} as const;
+export type PushErrorKey = (typeof PUSH_ERRORS)[keyof typeof PUSH_ERRORS];
+
+/** Any other failure of a call: retried with backoff; `reason` is what the last attempt's failure records. */
 export class PushCallError extends Error {
-  constructor(app: string, detail: string, options?: { cause?: unknown }) {
+  readonly reason: PushErrorKey;
+  constructor(app: string, detail: string, options?: { cause?: unknown; reason?: PushErrorKey }) {
     super(`${app}: ${detail}`, options);
     this.name = 'PushCallError';
+    this.reason = options?.reason ?? PUSH_ERRORS.failed;
   }
 }
+
+/**
+ * The guarded fetcher refuses the tool's address (private, local or reserved, a blocked port):
+ * the operator's setting, not a bad moment, so the job ends at once with the reason shown.
+ */
+export class PushAddressRefusedError extends PushCallError {
+  constructor(app: string, detail: string, options?: { cause?: unknown }) {
+    super(app, detail, { ...options, reason: PUSH_ERRORS.addressRefused });
+    this.name = 'PushAddressRefusedError';
+  }
+}
+
+/** Refusals of the address itself, which no retry changes. */
+const ADDRESS_REFUSALS: ReadonlySet<FetchRefusalReason> = new Set([
+  'invalid_url',
+  'scheme',
+  'blocked_port',
+  'blocked_address',
+]);
+/** No answer at all. */
+const NO_ANSWER: ReadonlySet<FetchRefusalReason> = new Set(['dns', 'connection', 'timeout']);
 
 export interface ApiReply {
   status: number;
@@ -71,8 +114,8 @@ function parseJson(text: string): unknown {
 /**
  * One call to a note tool's API, through the guarded fetcher (a tool on a private address is
  * reached only when the operator allows it). Every status is answered, a success in a type
- * other than JSON or text too (without a body); a call that gets no answer (a refused address,
- * no connection, a timeout) throws PushCallError.
+ * other than JSON or text too (without a body); a call that gets no answer throws PushCallError
+ * (PushAddressRefusedError for an address the fetcher may not reach).
  */
 export async function callApi(
   app: string,
@@ -100,7 +143,10 @@ export async function callApi(
     if (error.reason === 'content_type' && error.status !== undefined) {
       return { status: error.status, body: undefined };
     }
-    throw new PushCallError(app, error.reason, { cause: error });
+    if (ADDRESS_REFUSALS.has(error.reason))
+      throw new PushAddressRefusedError(app, error.reason, { cause: error });
+    const reason = NO_ANSWER.has(error.reason) ? PUSH_ERRORS.unreachable : PUSH_ERRORS.failed;
+    throw new PushCallError(app, error.reason, { cause: error, reason });
   }
 }
 

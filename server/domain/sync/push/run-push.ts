@@ -9,16 +9,8 @@ import { changesWaiting, exportBatch } from '../changes.ts';
 import { settingsOf, unbind } from '../integrations.service.ts';
 import type { CursorOwner } from '../sync-cursor.ts';
 import { CONNECTORS } from './connectors.ts';
-import { type PushEnv, PushRefusedError } from './push-http.ts';
+import { PUSH_ERRORS, PushCallError, type PushEnv, PushRefusedError } from './push-http.ts';
 import { PushRecords } from './push-records.ts';
-
-/** The message keys a push leaves on the settings page. */
-const PUSH_ERRORS = {
-  /** The tool refused the saved credentials; the integration was unbound. */
-  keyRevoked: 'errors.pushKeyRevoked',
-  /** Every attempt failed; "retry" queues it again. */
-  failed: 'errors.pushFailed',
-} as const;
 
 type PushRunResult =
   | { status: 'skipped' | 'superseded'; count: number }
@@ -126,7 +118,11 @@ export async function refusePush(em: EntityManager, job: PushJob, generation?: n
   await recordRun(em, job, { result: 'error', error: PUSH_ERRORS.keyRevoked, count: 0 });
 }
 
-/** The last attempt failed: the settings page says so until a run succeeds. */
-export async function failPush(em: EntityManager, job: PushJob): Promise<void> {
-  await recordRun(em, job, { result: 'error', error: PUSH_ERRORS.failed, count: 0 });
+/**
+ * The run ended in `error` and will not be retried (the last attempt, or an address the fetcher
+ * may not reach): the settings page shows why, with Retry, until a run succeeds.
+ */
+export async function failPush(em: EntityManager, job: PushJob, error: unknown): Promise<void> {
+  const reason = error instanceof PushCallError ? error.reason : PUSH_ERRORS.failed;
+  await recordRun(em, job, { result: 'error', error: reason, count: 0 });
 }

@@ -8,6 +8,7 @@ import {
   field,
   isAuthStatus,
   isSuccessStatus,
+  PUSH_ERRORS,
   PushCallError,
   type PushEnv,
   PushRefusedError,
@@ -32,8 +33,29 @@ const zSavedSiyuan = z.object({
 });
 type SavedSiyuan = z.infer<typeof zSavedSiyuan>;
 
-/** The kernel answered, but not with `code: 0`. */
-class SiyuanCodeError extends PushCallError {}
+/** The most of a kernel's own message Margin repeats. */
+const KERNEL_MESSAGE_MAX = 200;
+
+/** Control and bidirectional-override characters: never repeated from a kernel's message. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const UNSHOWN = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+
+/** The kernel's `msg` as plain one-line text, bounded: it is shown to the user. */
+function kernelMessage(msg: unknown): string {
+  const text = typeof msg === 'string' ? msg : '';
+  const line = text.replace(UNSHOWN, ' ').trim();
+  return line.length > KERNEL_MESSAGE_MAX ? `${line.slice(0, KERNEL_MESSAGE_MAX)}…` : line;
+}
+
+/** The kernel answered, but not with `code: 0`: `kernelMessage` is its own words. */
+class SiyuanCodeError extends PushCallError {
+  readonly kernelMessage: string;
+  constructor(path: string, code: unknown, msg: unknown) {
+    const message = kernelMessage(msg);
+    super('siyuan', `${path}: code ${String(code)} ${message}`, { reason: PUSH_ERRORS.siyuanKernelFailed });
+    this.kernelMessage = message;
+  }
+}
 
 /** The kernel's base URL (http or https, no query, no trailing slash), else undefined. */
 function kernelBase(text: string): string | undefined {
@@ -77,15 +99,13 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
   /** The `data` of an answer with `code: 0`; any other answer throws. */
   const dataOf = (path: string, reply: ApiReply): unknown => {
     const code = field(reply.body, 'code');
-    if (!isSuccessStatus(reply.status) || code === undefined) {
-      throw new PushCallError('siyuan', `${path}: HTTP ${reply.status}`);
+    if (!isSuccessStatus(reply.status) || typeof code !== 'number') {
+      // Answered, but not in the kernel's `{code, msg, data}` (another server at the address, a proxy's page).
+      throw new PushCallError('siyuan', `${path}: HTTP ${reply.status}`, {
+        reason: PUSH_ERRORS.siyuanUnexpectedReply,
+      });
     }
-    if (code !== 0) {
-      throw new SiyuanCodeError(
-        'siyuan',
-        `${path}: code ${String(code)} ${String(field(reply.body, 'msg'))}`,
-      );
-    }
+    if (code !== 0) throw new SiyuanCodeError(path, code, field(reply.body, 'msg'));
     return field(reply.body, 'data');
   };
   const call = async (path: string, json: Record<string, unknown> = {}): Promise<unknown> =>
@@ -109,7 +129,10 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
         return id;
       }
       const created = field(field(await call('/api/notebook/createNotebook', { name }), 'notebook'), 'id');
-      if (typeof created !== 'string' || !created) throw new PushCallError('siyuan', 'createNotebook: no id');
+      if (typeof created !== 'string' || !created)
+        throw new PushCallError('siyuan', 'createNotebook: no id', {
+          reason: PUSH_ERRORS.siyuanUnexpectedReply,
+        });
       return created;
     },
     /** The document marked as `noteId`'s, if the kernel has one (a push whose record was lost). */
@@ -122,7 +145,10 @@ function client(credentials: Pick<SavedSiyuan, 'kernelUrl' | 'token'>, env: Push
       const reply = await send('/api/filetree/createDocWithMd', { notebook, path, markdown });
       if (isSuccessStatus(reply.status) && field(reply.body, 'code') === undefined) return null;
       const id = dataOf('/api/filetree/createDocWithMd', reply);
-      if (typeof id !== 'string' || !id) throw new PushCallError('siyuan', 'createDocWithMd: no id');
+      if (typeof id !== 'string' || !id)
+        throw new PushCallError('siyuan', 'createDocWithMd: no id', {
+          reason: PUSH_ERRORS.siyuanUnexpectedReply,
+        });
       return id;
     },
     /** The newest document at `path` in the notebook that no note has marked: one made whose answer was lost. */
@@ -211,6 +237,21 @@ function openSiyuan(credentials: SavedSiyuan, scope: PushScope): PushTarget {
   };
 }
 
+/** What connecting says when the kernel fails: each way it can fail has its own words. */
+function connectError(error: unknown): unknown {
+  if (error instanceof PushRefusedError) return new AppError('BAD_REQUEST', 'errors.siyuanTokenInvalid');
+  if (error instanceof SiyuanCodeError) {
+    return new AppError('BAD_REQUEST', 'errors.siyuanKernelError', { message: error.kernelMessage || '—' });
+  }
+  if (!(error instanceof PushCallError)) return error;
+  if (error.reason === PUSH_ERRORS.siyuanUnexpectedReply) {
+    return new AppError('BAD_REQUEST', 'errors.siyuanUnexpectedReply');
+  }
+  if (error.reason === PUSH_ERRORS.addressRefused)
+    return new AppError('BAD_REQUEST', 'errors.pushAddressRefused');
+  return new AppError('BAD_REQUEST', 'errors.siyuanUnreachable');
+}
+
 export const siyuan: PushConnector<SavedSiyuan> = {
   saved: zSavedSiyuan,
   async connect(input, env) {
@@ -221,10 +262,7 @@ export const siyuan: PushConnector<SavedSiyuan> = {
     try {
       return { ...credentials, notebookId: await client(credentials, env).notebookId(entered.notebook) };
     } catch (error) {
-      if (error instanceof PushRefusedError) throw new AppError('BAD_REQUEST', 'errors.siyuanTokenInvalid');
-      // No answer, or not the kernel's (a code error is a PushCallError too).
-      if (error instanceof PushCallError) throw new AppError('BAD_REQUEST', 'errors.siyuanUnreachable');
-      throw error;
+      throw connectError(error);
     }
   },
   destination: (credentials) => `siyuan ${credentials.kernelUrl} ${credentials.notebookId}`,
