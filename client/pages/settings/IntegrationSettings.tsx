@@ -10,7 +10,7 @@ import { ExportLink } from '../../features/sync/ExportLink.tsx';
 import { IntegrationEntry } from '../../features/sync/IntegrationEntry.tsx';
 import { SeedPluginNote } from '../../features/sync/SeedPluginNote.tsx';
 import { SyncOptionsForm } from '../../features/sync/SyncOptionsForm.tsx';
-import { SyncStatus } from '../../features/sync/SyncStatus.tsx';
+import { LastRunError, SyncStatus } from '../../features/sync/SyncStatus.tsx';
 import { TemplateEditor } from '../../features/sync/TemplateEditor.tsx';
 import { useIntegration } from '../../features/sync/use-integration.ts';
 import '../../styles/sync.css';
@@ -52,7 +52,14 @@ export function IntegrationSettings({ app }: { app: IntegrationApp }) {
             <ProNote tipKey="membership.tipPush" tipParams={{ app: t(`sync.app.${app}`) }} />
           )}
           <IntegrationEntry integration={integration} />
-          {integration.bound ? <SyncStatus integration={integration} /> : <Connect info={info} />}
+          {integration.bound ? (
+            <SyncStatus integration={integration} />
+          ) : (
+            <>
+              <LastRunError integration={integration} />
+              <Connect info={info} />
+            </>
+          )}
           <section className="settings-section" aria-labelledby="options-title">
             <h2 id="options-title" className="section-title">
               {t('sync.optionsTitle')}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deepLinkSearch } from '../../../src/deep-link.ts';
+import { absoluteMarginLinks, deepLinkSearch } from '../../../src/deep-link.ts';
 import { ColourSlot, CoreType, DEFAULT_SLOT_COLOURS, NoteKind, ViewStyle } from '../../../src/enums.ts';
 import { mathSegments } from '../../../src/rules/math.ts';
 import {
@@ -113,7 +113,7 @@ export async function exportRecords(
     tags: n.tags,
     folder: n.folder,
     flow: n.flow,
-    content: n.content ?? '',
+    content: absoluteMarginLinks(n.content ?? '', baseUrl),
     createdAt: asEpochSeconds(n.created_at),
     updatedAt: asEpochSeconds(n.updated_at),
     publishedAt: n.published_at ? asEpochSeconds(n.published_at) : null,
