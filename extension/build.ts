@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { writeZip } from '../plugins/build.ts';
-import { EXTENSION_DIST_DIR, EXTENSION_PACKAGES } from '../server/domain/system/extension-packages.ts';
+import { EXTENSION_DIST_DIR, EXTENSION_PACKAGES } from '../server/domain/system/built-packages.ts';
 import { EXTENSION_VERSION } from '../src/schemas/extension.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -31,9 +31,14 @@ const TARGETS: Record<'obsidian' | 'logseq', Target> = {
     entry: 'obsidian/main.ts',
     // Obsidian loads main.js as CommonJS and provides `obsidian` to require().
     format: 'cjs',
+    // What Obsidian's community store and BRAT take from a release (plugins/README.md).
     files: async (bundle) => ({
       'main.js': bundle,
       'manifest.json': await readFile(join(PLUGINS, 'obsidian/manifest.json'), 'utf8'),
+      ...(await readFile(join(PLUGINS, 'obsidian/styles.css'), 'utf8').then(
+        (styles) => ({ 'styles.css': styles }),
+        () => ({}),
+      )),
     }),
   },
   logseq: {
@@ -88,13 +93,50 @@ export async function writeZip(
   await once(out, 'close');
 }
 
+/** The fields Obsidian's community store requires of a plugin's manifest.json. */
+const OBSIDIAN_MANIFEST_FIELDS = {
+  id: 'string',
+  name: 'string',
+  version: 'string',
+  minAppVersion: 'string',
+  description: 'string',
+  author: 'string',
+  isDesktopOnly: 'boolean',
+} as const;
+
+/**
+ * What keeps Obsidian (and BRAT) from installing this release: a missing manifest field, a
+ * version that is not x.y.z, or a versions.json that does not map it to the manifest's
+ * minAppVersion (Obsidian picks the newest version whose minAppVersion the app meets from it).
+ */
+export function obsidianReleaseProblems(
+  manifest: Record<string, unknown>,
+  versions: Record<string, unknown>,
+): string[] {
+  const problems = Object.entries(OBSIDIAN_MANIFEST_FIELDS)
+    .filter(([field, type]) => typeof manifest[field] !== type)
+    .map(([field, type]) => `manifest.json: ${field} must be a ${type}`);
+  if (typeof manifest.version === 'string' && !/^\d+\.\d+\.\d+$/.test(manifest.version))
+    problems.push(`manifest.json: version ${manifest.version} is not x.y.z`);
+  if (typeof manifest.version === 'string' && versions[manifest.version] !== manifest.minAppVersion)
+    problems.push(
+      `versions.json: ${manifest.version} must map to the manifest's minAppVersion ${String(manifest.minAppVersion)}`,
+    );
+  return problems;
+}
+
 async function checkVersions(): Promise<void> {
   const read = async (path: string) =>
-    JSON.parse(await readFile(join(PLUGINS, path), 'utf8')) as { version: string };
-  const [obsidian, logseq] = await Promise.all([read('obsidian/manifest.json'), read('logseq/plugin.json')]);
-  if (obsidian.version !== logseq.version) {
-    throw new Error(`plugin versions differ: obsidian ${obsidian.version}, logseq ${logseq.version}`);
-  }
+    JSON.parse(await readFile(join(PLUGINS, path), 'utf8')) as Record<string, unknown>;
+  const [obsidian, versions, logseq] = await Promise.all([
+    read('obsidian/manifest.json'),
+    read('obsidian/versions.json'),
+    read('logseq/plugin.json'),
+  ]);
+  const problems = obsidianReleaseProblems(obsidian, versions);
+  if (obsidian.version !== logseq.version)
+    problems.push(`plugin versions differ: obsidian ${obsidian.version}, logseq ${logseq.version}`);
+  if (problems.length) throw new Error(problems.join('\n'));
 }
 
 /** Builds both plugins into `outDir`; returns the zips' paths. */

@@ -3,8 +3,8 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { TRPC_MAX_BATCH_SIZE } from '../src/http-limits.ts';
 import type { AppDeps } from './deps.ts';
 import { paymentProviders } from './domain/membership/providers/index.ts';
+import { downloadRoutes } from './http/downloads.routes.ts';
 import { exportRoutes } from './http/export.routes.ts';
-import { extensionDownloadRoutes } from './http/extension-downloads.ts';
 import { filesRoutes } from './http/files.routes.ts';
 import { oidcRoutes } from './http/oidc.routes.ts';
 import { operatorRoutes } from './http/operator.routes.ts';
@@ -94,7 +94,8 @@ export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
   app.use(paymentRoutes(deps));
   // The local store's upload target: signed multipart forms, up to 10 MB.
   app.use(uploadRoutes(deps));
-  app.use(extensionDownloadRoutes());
+  // What this server built for its users to install: the extension and the note-tool plugins.
+  app.use(downloadRoutes(deps.config));
   // The images stored with notes, to their owner only.
   app.use(filesRoutes(deps));
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { EXTENSION_VERSION, zVersion } from '../src/schemas/extension.ts';
 import type { MembershipConfig } from '../src/schemas/membership.ts';
+import { PACKAGES_DIST_DIR } from './domain/system/built-packages.ts';
 import { StartupError } from './lifecycle.ts';
 import { loadMembershipConfig } from './membership-config.ts';
 
@@ -215,6 +216,11 @@ export interface AppConfig {
   dataDir: string;
   storage: StorageConfig;
   extensionMinVersion: string;
+  /**
+   * The built plugin and extension packages the server offers (`dist/`); not a setting, as the
+   * builds write there: tests point it at a build of their own.
+   */
+  packagesDir: string;
   trustProxy: TrustProxy;
   metrics: MetricsConfig;
   fetchAllowTargets: string[];
@@ -440,6 +446,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(e.DATA_DIR),
     storage: loadStorage(e),
     extensionMinVersion: e.EXTENSION_MIN_VERSION,
+    packagesDir: PACKAGES_DIST_DIR,
     trustProxy: e.TRUST_PROXY,
     metrics: loadMetrics(e),
     fetchAllowTargets: e.FETCH_ALLOW_TARGETS,

@@ -3,7 +3,7 @@
 // loaded only when it runs: a worker container never loads the HTTP app, a server without inline
 // workers never loads the processors. The import rule in biome.json exempts this file alone.
 import { createServer, type RequestListener, type Server } from 'node:http';
-import { ensureClientBuild } from './client-build.ts';
+import { ensureBuilds } from './client-build.ts';
 import { loadConfig } from './config.ts';
 import { boot } from './deps.ts';
 import { delay, Lifecycle, startProcess } from './lifecycle.ts';
@@ -15,15 +15,15 @@ export async function runServer(options: {
   withWorkers: boolean;
   /** The single-machine launcher: start a redis-server when none answers. */
   launchRedis?: boolean;
-  /** The single-machine launcher: build the client when the build is missing or stale. */
-  buildClient?: boolean;
+  /** The single-machine launcher: build the client, plugins and extension when missing or stale. */
+  buildAssets?: boolean;
 }): Promise<void> {
   const startedAt = performance.now();
   const lifecycle = new Lifecycle();
   await startProcess(lifecycle, async () => {
     const config = loadConfig();
     setLogLevel(config.logLevel);
-    if (options.buildClient) ensureClientBuild();
+    if (options.buildAssets) ensureBuilds();
     if (options.launchRedis) {
       const redis = await ensureRedis(config.redisUrl, config.dataDir);
       if (redis) lifecycle.add('redis-server', () => redis.stop());

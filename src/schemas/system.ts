@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** The note tools Margin ships a plugin for (plugins/<tool>). */
+export const zPluginTool = z.enum(['obsidian', 'logseq']);
+export type PluginTool = z.infer<typeof zPluginTool>;
+
 export const zSystemInfo = z.object({
   region: z.enum(['chn', 'euro', 'us']),
   version: z.string(),
@@ -16,5 +20,7 @@ export const zSystemInfo = z.object({
     /** Browsers whose package this server offers for download (`/downloads/extension/<browser>`). */
     downloads: z.array(z.enum(['chrome', 'edge', 'firefox'])),
   }),
+  /** The plugins this server built (`/downloads/plugins/<tool>`), each with its manifest's version. */
+  plugins: z.array(z.object({ tool: zPluginTool, version: z.string() })),
 });
 export type SystemInfo = z.infer<typeof zSystemInfo>;

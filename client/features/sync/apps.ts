@@ -32,8 +32,11 @@ export interface AppInfo {
   app: IntegrationApp;
   /** The /personSetting/<segment> it lives at. */
   segment: string;
-  /** Margin ships a plugin for the tool (plugins/<app>), built into dist/plugins/. */
-  plugin: boolean;
+  /**
+   * Margin ships a plugin for the tool (plugins/<app>), downloaded from /downloads/plugins/<app>;
+   * `serverPrefilled`: the download carries this server's address in the plugin's settings.
+   */
+  plugin: { serverPrefilled: boolean } | null;
   /** A client that pulls can connect with a token (the seed protocol's tools). */
   pull: boolean;
   push: PushForm | null;
@@ -76,7 +79,8 @@ export const APPS: Readonly<Record<IntegrationApp, AppInfo>> = {
   obsidian: {
     app: 'obsidian',
     segment: 'sync',
-    plugin: true,
+    // Obsidian reads a plugin's saved settings from data.json in its folder, which the zip carries.
+    plugin: { serverPrefilled: true },
     pull: pulls('obsidian'),
     push: null,
     templates: APP_TEMPLATES.obsidian,
@@ -88,7 +92,8 @@ export const APPS: Readonly<Record<IntegrationApp, AppInfo>> = {
   logseq: {
     app: 'logseq',
     segment: 'logseq',
-    plugin: true,
+    // Logseq keeps plugin settings in its own settings folder, out of the package's reach.
+    plugin: { serverPrefilled: false },
     pull: pulls('logseq'),
     push: null,
     templates: APP_TEMPLATES.logseq,
@@ -100,7 +105,7 @@ export const APPS: Readonly<Record<IntegrationApp, AppInfo>> = {
   siyuan: {
     app: 'siyuan',
     segment: 'siyuan',
-    plugin: false,
+    plugin: null,
     pull: pulls('siyuan'),
     push: PUSH_FORMS.siyuan,
     templates: APP_TEMPLATES.siyuan,
@@ -112,7 +117,7 @@ export const APPS: Readonly<Record<IntegrationApp, AppInfo>> = {
   flomo: {
     app: 'flomo',
     segment: 'flomo',
-    plugin: false,
+    plugin: null,
     pull: false,
     push: PUSH_FORMS.flomo,
     templates: APP_TEMPLATES.flomo,
@@ -124,7 +129,7 @@ export const APPS: Readonly<Record<IntegrationApp, AppInfo>> = {
   workflowy: {
     app: 'workflowy',
     segment: 'workflowy',
-    plugin: false,
+    plugin: null,
     pull: false,
     push: PUSH_FORMS.workflowy,
     templates: APP_TEMPLATES.workflowy,

@@ -3,7 +3,7 @@ import { EXTENSION_VERSION } from '../../../src/schemas/extension.ts';
 import type { SystemInfo } from '../../../src/schemas/system.ts';
 import type { AppConfig } from '../../config.ts';
 import type { User } from '../../db/entities/index.ts';
-import { builtExtensionPackages } from './extension-packages.ts';
+import { builtExtensionPackages, builtPluginPackages } from './built-packages.ts';
 
 export function systemInfo(config: AppConfig, user: User | null): SystemInfo {
   return {
@@ -15,7 +15,8 @@ export function systemInfo(config: AppConfig, user: User | null): SystemInfo {
     extension: {
       version: EXTENSION_VERSION,
       minVersion: config.extensionMinVersion,
-      downloads: builtExtensionPackages(),
+      downloads: builtExtensionPackages(config.packagesDir),
     },
+    plugins: builtPluginPackages(config.packagesDir),
   };
 }
