@@ -276,6 +276,8 @@ export const zPreviewResult = z.object({
   noteTitle: z.string(),
   fileName: z.string(),
   markdown: z.string(),
+  /** Variables the templates use that no render gives (a misspelling): they render as nothing. */
+  unknownVariables: z.array(z.string()),
 });
 export const zIntegrationView = z.object({
   app: zIntegrationApp,

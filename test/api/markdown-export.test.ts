@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fromBufferPromise } from 'yauzl';
 import { createApp } from '../../server/app.ts';
-import { CoreType } from '../../src/enums.ts';
+import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { startServer } from '../helpers/http.ts';
@@ -132,6 +132,48 @@ describe('Markdown export', () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("a failed clip with nothing highlighted is left out; a daily note's Margin links are absolute", async () => {
+    const user = await signedInUser(deps);
+    const kept = await makeClippedNote(deps, user.user.id, { title: 'Kept', text: 'text' });
+    const failed = await makeClippedNote(deps, user.user.id, { title: 'Never fetched', text: '' });
+    await deps.orm.em
+      .fork()
+      .execute(`update note set clip_status = ${ClipStatus.failed} where id = ?`, [failed.id]);
+    await user.caller.daily.save({
+      date: '2026-03-02',
+      text: `— [Kept](/?pi=${kept.id}&vs=article) · [site](https://example.com/?a=1)`,
+      baseText: '',
+      baseVersion: 0,
+    });
+    const files = await unzip((await download(user.token).expect(200)).body as Buffer);
+    const names = [...files.keys()];
+    expect(names.some((n) => n.includes(kept.id))).toBe(true);
+    expect(names.some((n) => n.includes(failed.id))).toBe(false);
+    const daily = files.get(names.find((n) => n.startsWith('Daily notes/')) ?? '') ?? '';
+    expect(daily).toMatch(new RegExp(`\\]\\(http://127\\.0\\.0\\.1:\\d+/\\?pi=${kept.id}&vs=article\\)`));
+    expect(daily).toContain('[site](https://example.com/?a=1)');
+    expect(daily).not.toContain('](/?');
+  });
+
+  test('a template with a variable no render gives: the preview names it', async () => {
+    const user = await signedInUser(deps);
+    await makeClippedNote(deps, user.user.id, { title: 'Previewed', text: 'text' });
+    const preview = await user.caller.sync.preview({
+      app: 'obsidian',
+      templates: {
+        note: '{{ note.title }} {{ title }} {{ titel }}{% for h in highlights %}{{ h.text }}{% endfor %}',
+      },
+    });
+    expect(preview.unknownVariables).toEqual(['note', 'titel']);
+    const flomo = await user.caller.sync.preview({
+      app: 'flomo',
+      templates: { highlight: '{{ highlight.text }} {{ highlight.txt }} {{ item.link }} {{ title }}' },
+    });
+    expect(flomo.unknownVariables).toEqual(['highlight.txt']);
+    const clean = await user.caller.sync.preview({ app: 'obsidian' });
+    expect(clean.unknownVariables).toEqual([]);
   });
 
   test('signed out: 401 and no zip', async () => {

@@ -57,6 +57,13 @@ export function TemplatePreview({ info, templates }: { info: AppInfo; templates:
           {syncErrorMessage(preview.error, t)}
         </p>
       )}
+      {!preview.isError && data && data.unknownVariables.length > 0 && (
+        <p className="field-error" role="status" data-testid="preview-unknown-variables">
+          {t('sync.previewUnknownVariables', {
+            names: data.unknownVariables.map((name) => isolate(name)).join(', '),
+          })}
+        </p>
+      )}
       {data && info.files && data.fileName && (
         <p className="template-file" data-testid="preview-file">
           <span className="visually-hidden">{t('sync.previewFile')}</span>

@@ -38,7 +38,7 @@ export interface RenderedNote {
 export interface ComputeValues {
   renderNotes: RenderedNote[];
   renderHighlights: string[];
-  checkTemplates: null;
+  checkTemplates: engine.UnknownVariables[];
   htmlToMarkdown: string;
 }
 
@@ -78,8 +78,7 @@ async function perform(task: ComputeTask, deadline: number): Promise<unknown> {
       return texts;
     }
     case 'checkTemplates':
-      await engine.checkTemplates(task.app, task.templates, deadline);
-      return null;
+      return engine.checkTemplates(task.app, task.templates, deadline);
     case 'htmlToMarkdown':
       return articleMarkdown(task.html);
   }

@@ -32,7 +32,7 @@ export async function previewNote(
   const settings = await savedSettings(em, user, input.app);
   const templates = input.templates ?? settings.templates;
   const budget = compute.budget(user.id, 'request');
-  await checkTemplates(budget, input.app, templates);
+  const unknown = await checkTemplates(budget, input.app, templates);
   const noteId = input.noteId ?? (await latestNoteId(em, user));
   // The preview shows any note the user names, whatever the integration's filter.
   const [own] = noteId ? await exportRecords(em, user, exportingEverything(settings), [noteId], baseUrl) : [];
@@ -40,7 +40,11 @@ export async function previewNote(
   const record = own ?? SAMPLE_RECORDS[0];
   if (!record) throw new AppError('INTERNAL');
   const context = { timeZone: user.timeZone, tagStyle: settings.tagStyle };
-  const shown = { noteId: own?.id ?? null, noteTitle: record.title };
+  const shown = {
+    noteId: own?.id ?? null,
+    noteTitle: record.title,
+    unknownVariables: [...new Set(unknown.flatMap((u) => u.names))],
+  };
   if (APP_TEMPLATES[input.app].includes('note')) {
     const { fileName, markdown } = await renderNote(budget, input.app, templates, record, context);
     return { ...shown, fileName, markdown };

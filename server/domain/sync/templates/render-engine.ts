@@ -206,15 +206,57 @@ export function workflowyNode(text: string): { name: string; note: string } {
   return { name: name.trim(), note: note.join('\n').trim() };
 }
 
+/** A template's variables that no render gives (`note.title` in a note template): each renders as nothing. */
+export interface UnknownVariables {
+  template: TemplateName;
+  names: string[];
+}
+
+/** The variables each kind of template is given, read off a sample (the names do not depend on the note). */
+function knownVariables() {
+  const record = SAMPLE_RECORDS.find((r) => r.highlights.length)!;
+  const ctx: RenderContext = { timeZone: 'UTC', tagStyle: TagStyle.hash };
+  return {
+    page: new Set(Object.keys(pageVariables(record, ctx))),
+    highlight: new Set(Object.keys(highlightVariables(record.highlights[0]!, ctx))),
+  };
+}
+let known: ReturnType<typeof knownVariables> | undefined;
+/** What the highlight template calls the highlight (`item` is the seed's name). */
+const HIGHLIGHT_NAMES = new Set(['highlight', 'item']);
+
+/**
+ * The variables the app's templates use that are not given to them (loop and assigned variables
+ * are the template's own, not checked): a misspelt name renders nothing, silently.
+ */
+function unknownVariablesOf(app: IntegrationApp, templates: Templates): UnknownVariables[] {
+  known ??= knownVariables();
+  const found: UnknownVariables[] = [];
+  for (const name of APP_TEMPLATES[app]) {
+    const names = new Set<string>();
+    for (const segments of engine.globalVariableSegmentsSync(parse(sourceOf(app, templates, name)))) {
+      const [root, member] = segments.map(String);
+      if (root === undefined) continue;
+      const isHighlight = name === 'highlight' && HIGHLIGHT_NAMES.has(root);
+      if (!isHighlight && !known.page.has(root)) names.add(root);
+      else if (isHighlight && member !== undefined && !known.highlight.has(member))
+        names.add(`${root}.${member}`);
+    }
+    if (names.size) found.push({ template: name, names: [...names] });
+  }
+  return found;
+}
+
 /**
  * Trial-renders every template the app uses against SAMPLE_RECORDS (a highlight template with
  * every highlight); throws the first failure, naming the template (errors.templateInvalid).
+ * Answers the variables the templates use that are not known (a warning: they render as nothing).
  */
 export async function checkTemplates(
   app: IntegrationApp,
   templates: Templates,
   deadline?: number,
-): Promise<void> {
+): Promise<UnknownVariables[]> {
   const ctx: RenderContext = { timeZone: 'UTC', tagStyle: TagStyle.hash, deadline };
   const names = APP_TEMPLATES[app];
   for (const record of SAMPLE_RECORDS) {
@@ -223,4 +265,5 @@ export async function checkTemplates(
       for (const h of record.highlights) await renderHighlight(app, templates, record, h, ctx);
     }
   }
+  return unknownVariablesOf(app, templates);
 }

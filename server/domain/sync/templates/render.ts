@@ -6,6 +6,7 @@ import type {
 } from '../../../../src/schemas/sync.ts';
 import type { ComputeBudget } from '../../compute/compute-pool.ts';
 import type { RenderedNote } from '../../compute/compute-tasks.ts';
+import type { UnknownVariables } from './render-engine.ts';
 import type { RenderContext } from './variables.ts';
 
 // What the server calls to render templates: each call is a task of the compute pool, charged to
@@ -68,13 +69,16 @@ export async function renderHighlight(
   return text ?? '';
 }
 
-/** Trial-renders every template the app uses against the samples; throws the first failure (errors.templateInvalid). */
-export async function checkTemplates(
+/**
+ * Trial-renders every template the app uses against the samples; throws the first failure
+ * (errors.templateInvalid), else answers the variables they use that no render gives.
+ */
+export function checkTemplates(
   budget: ComputeBudget,
   app: IntegrationApp,
   templates: Templates,
-): Promise<void> {
-  await budget.run({ name: 'checkTemplates', app, templates });
+): Promise<UnknownVariables[]> {
+  return budget.run({ name: 'checkTemplates', app, templates });
 }
 
 function plainContext({ timeZone, tagStyle }: RenderContext): Omit<RenderContext, 'deadline'> {
