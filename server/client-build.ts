@@ -23,7 +23,7 @@ export type BuildState = 'missing' | 'stale' | 'fresh';
  * Like make: missing when an output is, stale when any input (a file or a folder, relative to
  * `root`) is newer than the oldest output.
  */
-export function buildState(root: string, inputs: readonly string[], outputs: readonly string[]): BuildState {
+function buildState(root: string, inputs: readonly string[], outputs: readonly string[]): BuildState {
   let oldestOutput = Number.POSITIVE_INFINITY;
   for (const output of outputs) {
     const built = fs.statSync(output, { throwIfNoEntry: false });
