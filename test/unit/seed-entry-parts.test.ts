@@ -43,7 +43,9 @@ describe('textFragment', () => {
 
   test('a long passage without spaces (Chinese) by its first and last characters', () => {
     const passage =
-      '天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜金生丽水玉出昆冈剑号巨阙珠称夜光果珍李柰菜重芥姜海咸河淡鳞潜羽翔龙师火帝鸟官人皇'.repeat(2);
+      '天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜金生丽水玉出昆冈剑号巨阙珠称夜光果珍李柰菜重芥姜海咸河淡鳞潜羽翔龙师火帝鸟官人皇'.repeat(
+        2,
+      );
     const [start, end] = decodeURIComponent(textFragment(passage)).slice('#:~:text='.length).split(',');
     expect(passage.startsWith(start!)).toBe(true);
     expect(passage.endsWith(end!)).toBe(true);
