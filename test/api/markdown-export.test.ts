@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fromBufferPromise } from 'yauzl';
 import { createApp } from '../../server/app.ts';
 import { ClipStatus, CoreType } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -10,6 +9,7 @@ import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
 import { startServer } from '../helpers/http.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
+import { unzip } from '../helpers/zip.ts';
 
 let deps: TestDeps;
 let app: Express;
@@ -18,29 +18,6 @@ beforeAll(async () => {
   app = createApp(deps);
 });
 afterAll(() => deps.close());
-
-/** The zip's files and their text, read back with a real unzipper. */
-async function unzip(body: Buffer): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const zip = await fromBufferPromise(body, { lazyEntries: true });
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', resolve);
-    zip.on('entry', (entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return files;
-}
 
 function download(token?: string) {
   const req = request(app).get('/api/export/markdown.zip');

@@ -20,6 +20,7 @@ import {
   idFromFileName,
   LogseqGraph,
   renderedTags,
+  type SeedPluginEntry,
 } from '../helpers/seed-plugins.ts';
 import { article } from '../helpers/site.ts';
 import { highlightBody, logSettled, noteWithBody } from '../helpers/sync.ts';
@@ -587,14 +588,7 @@ describe('the seed product’s plugin protocol', () => {
 // front that would break one of them fails here.
 describe('entries as the seed product’s plugins read them', () => {
   const entryTitled = (plugin: SeedPlugin, title: string) =>
-    [...plugin.vault.values()].find((e) => e.title === title) as unknown as {
-      noteIdX: string;
-      title: string;
-      url: string;
-      pageNote: string;
-      tags: string[];
-      highlights: { note: string; refid: string; refurl: string }[];
-    };
+    [...plugin.vault.values()].find((e) => e.title === title) as unknown as SeedPluginEntry;
 
   test('page tags render in both tag styles, Chinese and spaced names included', async () => {
     const user = await signedInUser(deps);

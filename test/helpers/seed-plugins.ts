@@ -2,7 +2,8 @@
 // do with the entries they download, restated here so that tests of Margin's seed front check
 // entries the way those plugins read them. Only behaviour a user sees is restated.
 
-interface Entry {
+/** A downloaded entry, as far as the plugins' behaviour restated here reads it. */
+export interface SeedPluginEntry {
   noteIdX: string;
   title: string;
   url: string;
@@ -40,7 +41,7 @@ export function fileTitle(title: string): string {
 }
 
 /** The Obsidian plugin's file for a note: `<title>-<noteIdX>.md`. */
-export const fileName = (entry: Entry) => `${fileTitle(entry.title)}-${entry.noteIdX}.md`;
+export const fileName = (entry: SeedPluginEntry) => `${fileTitle(entry.title)}-${entry.noteIdX}.md`;
 
 /** How the note tool reads a note's id back from its file name, to archive or delete it. */
 export function idFromFileName(name: string): string | null {
@@ -57,7 +58,7 @@ export function idFromFileName(name: string): string | null {
 export class LogseqGraph {
   readonly notes = new Map<string, { title: string; blocks: { content: string; refid: string }[] }>();
 
-  write(entries: Entry[]) {
+  write(entries: SeedPluginEntry[]) {
     for (const entry of entries) {
       if (!entry.title) continue;
       const page = this.notes.get(entry.noteIdX) ?? { title: entry.title, blocks: [] };

@@ -5,31 +5,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fromBufferPromise } from 'yauzl';
+import { unzip } from '../helpers/zip.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 let out: string;
 
-async function unzip(path: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const zip = await fromBufferPromise(await readFile(path));
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject).on('end', resolve);
-    zip.on('entry', (entry) =>
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-          zip.readEntry();
-        });
-      }),
-    );
-    zip.readEntry();
-  });
-  return files;
-}
+const unzipFile = async (path: string) => unzip(await readFile(path));
 
 beforeAll(async () => {
   out = await mkdtemp(join(tmpdir(), 'margin-plugins-'));
@@ -44,7 +25,7 @@ afterAll(async () => {
 
 describe('npm run build:plugins', () => {
   test('the Obsidian zip: a CommonJS main.js whose default export is the plugin class, and the manifest', async () => {
-    const files = await unzip(join(out, 'margin-obsidian.zip'));
+    const files = await unzipFile(join(out, 'margin-obsidian.zip'));
     expect([...files.keys()].sort()).toEqual(['margin-sync/main.js', 'margin-sync/manifest.json']);
     const manifest = JSON.parse(files.get('margin-sync/manifest.json')!);
     expect(manifest).toMatchObject({ id: 'margin-sync', version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
@@ -69,7 +50,7 @@ describe('npm run build:plugins', () => {
   });
 
   test('the Logseq zip: a plain script that waits for the host, and its package.json', async () => {
-    const files = await unzip(join(out, 'margin-logseq.zip'));
+    const files = await unzipFile(join(out, 'margin-logseq.zip'));
     expect([...files.keys()].sort()).toEqual(['margin-sync/index.js', 'margin-sync/package.json']);
     const pkg = JSON.parse(files.get('margin-sync/package.json')!);
     expect(pkg).toMatchObject({ main: 'index.js', logseq: { id: 'margin-sync', main: 'index.js' } });
@@ -102,7 +83,7 @@ describe('npm run build:plugins', () => {
   });
 
   test('the unpacked folders match the zips', async () => {
-    const zipped = await unzip(join(out, 'margin-obsidian.zip'));
+    const zipped = await unzipFile(join(out, 'margin-obsidian.zip'));
     expect(await readFile(join(out, 'margin-obsidian/main.js'), 'utf8')).toBe(
       zipped.get('margin-sync/main.js'),
     );

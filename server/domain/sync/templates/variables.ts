@@ -100,7 +100,7 @@ export function highlightVariables(highlight: ExportHighlight, ctx: RenderContex
 }
 
 /**
- * The protocol's page variables (see /work/shared/protocols/sync.md and the seed's template
+ * The protocol's page variables (see docs/SEED-PROTOCOL.md and the seed's template
  * manual), and Margin-friendly aliases. Tags come three ways: `tags` (the note's) and
  * `mergedtags` (the note's and its highlights') written in the tag style for the note body,
  * `trimtags` a YAML list of the bare names for front matter, `taglist` the names as a list.
