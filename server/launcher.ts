@@ -8,6 +8,7 @@ import { loadConfig } from './config.ts';
 import { boot } from './deps.ts';
 import { delay, Lifecycle, startProcess } from './lifecycle.ts';
 import { log, setLogLevel } from './log.ts';
+import { publicBaseUrl } from './public-base-url.ts';
 import { ensureRedis } from './redis-launcher.ts';
 import type { Role } from './role.ts';
 
@@ -45,10 +46,8 @@ export async function runServer(options: {
       const metricsServer = await listen(createMetricsApp(deps, metrics), listener.port, listener.host);
       lifecycle.add('metrics http', (drainUntil) => closeHttp(metricsServer, drainUntil));
     }
-    const url =
-      config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
     log.info('Margin is ready', {
-      url,
+      url: publicBaseUrl(config),
       ...(listener ? { metrics: `http://${listener.host}:${listener.port}/metrics` } : {}),
       region: config.region,
       ms: Math.round(performance.now() - startedAt),

@@ -53,7 +53,9 @@ async function sendObsidianPackage(res: Response, dir: string, origin: string, v
  * A package not built, or any other path here, is a 404: the client's index.html never answers
  * under `/downloads/`.
  */
-export function downloadRoutes(config: Pick<AppConfig, 'packagesDir' | 'publicUrl'>): Router {
+export function downloadRoutes(
+  config: Pick<AppConfig, 'packagesDir' | 'publicUrl' | 'host' | 'port'>,
+): Router {
   const router = Router();
   router.get('/downloads/extension/:browser', (req, res) => {
     const browser = req.params.browser.replace(/\.zip$/, '');

@@ -20,19 +20,16 @@ import { login, loginProviders, register, resetPassword, sendCode } from '../dom
 import { toMe } from '../domain/auth/me.ts';
 import { createTicket, decideTicket, pollTicket, scanTicket } from '../domain/auth/qr.service.ts';
 import { revokeSession, revokeSessions } from '../domain/auth/session.service.ts';
-import { publicBaseUrl } from '../public-base-url.ts';
+import { publicOrigin } from '../web/public-origin.ts';
 import type { Context } from './context.ts';
 import { protectedProcedure, publicProcedure, router } from './init.ts';
 
-/** The origin users reach us at: PUBLIC_URL, else the request's own. */
-function publicOrigin(ctx: Context): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl;
-  const host = ctx.req?.get('host');
-  return host ? `${ctx.req?.protocol ?? 'http'}://${host}` : publicBaseUrl(ctx.config);
-}
-
 function qrDeps(ctx: Context) {
-  return { redis: ctx.redis, redisPrefix: ctx.config.redisPrefix, publicUrl: publicOrigin(ctx) };
+  return {
+    redis: ctx.redis,
+    redisPrefix: ctx.config.redisPrefix,
+    publicUrl: publicOrigin(ctx.config, ctx.req),
+  };
 }
 
 export const authRouter = router({
