@@ -1,0 +1,95 @@
+import path from 'node:path';
+import type { Plugin, UserConfig } from 'vite';
+
+type RolldownOptions = NonNullable<NonNullable<UserConfig['build']>['rolldownOptions']>;
+type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+
+/**
+ * Lazy modules the home route loads right after its first render (the list's controls, row
+ * toolbar, keyboard and actions). They stay out of the entry, so the first card does not wait
+ * for them, but are preloaded beside it instead of waiting for that render to ask for them.
+ */
+const HOME_ROUTE_LAZY_MODULES = [
+  'client/features/notes/ListControls.tsx',
+  'client/features/notes/ListKeyboard.tsx',
+  'client/features/notes/RowActions.tsx',
+  'client/features/notes/note-actions.ts',
+];
+
+/** Packages whose modules only define things, so what the app does not use of them can go. */
+const PACKAGE_MODULE = /[\\/]node_modules[\\/]/;
+
+const SIDE_EFFECT_FREE_PACKAGES = /[\\/]node_modules[\\/]@trpc[\\/]client[\\/]/;
+
+/**
+ * The home route's lazy modules and the app's modules they import, for one chunking pass. Not
+ * packages: a package's index names every module of it (react-i18next's Trans too), used or not.
+ */
+const homeLaterModulesOf = new WeakMap<ChunkingContext, ReadonlySet<string>>();
+
+function homeLaterModules(ctx: ChunkingContext): ReadonlySet<string> {
+  let modules = homeLaterModulesOf.get(ctx);
+  if (modules) return modules;
+  const found = new Set<string>();
+  const queue = HOME_ROUTE_LAZY_MODULES.map((module) => path.resolve(import.meta.dirname, module));
+  for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+    if (found.has(id) || PACKAGE_MODULE.test(id)) continue;
+    found.add(id);
+    queue.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+  }
+  modules = found;
+  homeLaterModulesOf.set(ctx, modules);
+  return modules;
+}
+
+/**
+ * The home route in two files instead of twenty: everything the entry imports in the entry, and
+ * the lazy modules it loads next in one chunk beside it. Gzip compresses one file better than its
+ * parts, and the parts' imports and exports of each other go. Lazy screens import what they
+ * share with the home route from these two.
+ */
+export const homeRouteChunking: RolldownOptions = {
+  treeshake: { moduleSideEffects: (id) => !SIDE_EFFECT_FREE_PACKAGES.test(id) },
+  output: {
+    codeSplitting: {
+      groups: [
+        { name: 'home', tags: ['$initial'], priority: 2 },
+        {
+          name: (id, ctx) => (homeLaterModules(ctx).has(id) ? 'home-later' : null),
+          debugName: 'home-later',
+          priority: 1,
+        },
+      ],
+    },
+  },
+};
+
+/** Preloads the home route's lazy chunk beside the entry (index.html's modulepreload links). */
+export function preloadHomeRouteChunks(): Plugin {
+  return {
+    name: 'margin:preload-home-route-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        if (!bundle) return;
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        const preloaded = new Set([entry?.fileName, ...(entry?.imports ?? [])]);
+        const files = new Set<string>();
+        for (const module of HOME_ROUTE_LAZY_MODULES) {
+          const chunk = chunks.find((c) => c.moduleIds.some((id) => id.endsWith(`/${module}`)));
+          // A renamed module must not silently lose its preload.
+          if (!chunk) throw new Error(`preloadHomeRouteChunks: no chunk holds ${module}`);
+          if (chunk === entry) throw new Error(`preloadHomeRouteChunks: ${module} is in the entry`);
+          for (const file of [chunk.fileName, ...chunk.imports]) if (!preloaded.has(file)) files.add(file);
+        }
+        return [...files].map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
