@@ -29,6 +29,7 @@ import { Migration20261202100000_code_mail_key } from './Migration20261202100000
 import { Migration20261202110000_device_codes } from './Migration20261202110000_device_codes.ts';
 import { Migration20261202120000_upload_state } from './Migration20261202120000_upload_state.ts';
 import { Migration20261202130000_highlight_count_trigger } from './Migration20261202130000_highlight_count_trigger.ts';
+import { Migration20261203100000_tag_counts } from './Migration20261203100000_tag_counts.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -60,4 +61,5 @@ export const MIGRATIONS = [
   Migration20261202110000_device_codes,
   Migration20261202120000_upload_state,
   Migration20261202130000_highlight_count_trigger,
+  Migration20261203100000_tag_counts,
 ];

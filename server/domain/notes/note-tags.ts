@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NoteKind } from '../../../src/enums.ts';
 import type { User } from '../../db/entities/index.ts';
 import { pgTextArray } from '../../db/pg-array.ts';
 
@@ -17,20 +16,15 @@ export function carriesTagSql(tag: string, params: unknown[]): string {
 
 /**
  * Every tag of the user with the notes the list shows for it (web notes outside the trash that
- * carry it) and the highlights that have it. A tag only on a trashed note's highlights stays
- * listed (with 0 notes) so it can still be renamed.
+ * carry it) and the highlights that have it, read from the counters that triggers keep
+ * (migrations/Migration20261203100000_tag_counts.ts defines each count): one row a tag, however
+ * many notes carry it. A tag only on a trashed note's highlights stays listed (with 0 notes) so
+ * it can still be renamed; a tag nothing carries any more is not listed.
  */
 export async function tagCounts(em: EntityManager, user: User) {
-  const rows = await em.execute<{ tag: string; notes: number; highlights: number }[]>(
-    `select tag, sum(notes)::int as notes, sum(highlights)::int as highlights from (
-       select t.tag, 1 as notes, 0 as highlights
-       from note n cross join lateral (select distinct x as tag from unnest(n.tags || n.highlight_tags) x) t
-       where n.user_id = ? and n.kind = ${NoteKind.web} and n.trashed_at is null
-         and (n.tags <> '{}' or n.highlight_tags <> '{}')
-       union all
-       select unnest(tags), 0, 1 from highlight where user_id = ? and tags <> '{}'
-     ) t group by tag order by tag`,
-    [user.id, user.id],
+  return em.execute<{ tag: string; notes: number; highlights: number }[]>(
+    `select tag, notes, highlights from note_tag_count
+     where user_id = ? and (notes, highlights) <> (0, 0) order by tag`,
+    [user.id],
   );
-  return rows.map((r) => ({ tag: r.tag, notes: Number(r.notes), highlights: Number(r.highlights) }));
 }
