@@ -46,6 +46,16 @@ describe('extraction: links in the body', () => {
   });
 });
 
+describe('extraction: embedded posts', () => {
+  it('keeps a post embedded from a social network as a quotation, whatever its wrapper is named', () => {
+    const tweet =
+      '<div class="social-media-embed"><blockquote class="twitter-tweet"><p>The river is over the bridge again: <a href="https://t.co/x1">https://t.co/x1</a></p>— Ada (@ada) <a href="https://twitter.com/ada/status/1">November 18, 2019</a></blockquote><script src="https://platform.twitter.com/widgets.js"></script></div>';
+    const text = textOf(`${prose(3)}${tweet}${prose(3)}`);
+    expect(text).toContain('The river is over the bridge again');
+    expect(text.match(/Paragraph 3\./g)).toHaveLength(2);
+  });
+});
+
 describe('extraction: furniture told by its text', () => {
   it('drops labels, picture credits and gallery counters anywhere in the body', () => {
     const text = textOf(

@@ -7,7 +7,7 @@ import { focusOnArticleContainer } from './focus.ts';
 import { absoluteUrl, readMetadata } from './metadata.ts';
 import { scanPage } from './page-scan.ts';
 import { postClean } from './post-clean.ts';
-import { removeAll } from './pre-clean.ts';
+import { removeAll, unwrapEmbeddedPosts } from './pre-clean.ts';
 import { type StageListener, stageClock } from './stage-clock.ts';
 import type { ExtractedArticle } from './types.ts';
 
@@ -124,6 +124,7 @@ export function extractArticle(html: string, url: string, onStage?: StageListene
   const baseUrl = baseUrlOf(scan.baseHref, url);
   lap('metadata');
   removeAll(scan.neverArticle);
+  unwrapEmbeddedPosts(scan.embeddedPosts);
   lap('pre-clean');
   focusOnArticleContainer(document, scan.containers);
   lap('focus');

@@ -3,7 +3,7 @@
 // (./pre-clean.ts) and the candidate article containers (./focus.ts).
 import { CONTAINER_KIND_COUNT, containerKinds } from './focus.ts';
 import type { MetadataSources } from './metadata.ts';
-import { isArticleList, isJsonLd, isNeverArticle } from './pre-clean.ts';
+import { isArticleList, isEmbeddedPost, isJsonLd, isNeverArticle } from './pre-clean.ts';
 import { walkElements } from './walk-elements.ts';
 
 type PageScan = {
@@ -17,6 +17,8 @@ type PageScan = {
    * inside the elements `isNeverArticle` removes (but not those in removed article lists).
    */
   containers: Element[][];
+  /** Posts embedded from social networks (see `isEmbeddedPost`), outside removed elements. */
+  embeddedPosts: Element[];
 };
 
 type Frame = {
@@ -60,6 +62,7 @@ export function scanPage(document: Document): PageScan {
     baseHref: null,
     neverArticle: [],
     containers: Array.from({ length: CONTAINER_KIND_COUNT }, () => []),
+    embeddedPosts: [],
   };
   const root = document.documentElement;
   if (!root) return scan;
@@ -76,6 +79,7 @@ export function scanPage(document: Document): PageScan {
       scan.neverArticle.push(element);
       removed = true;
     }
+    if (!removed && isEmbeddedPost(tag, lowerClass)) scan.embeddedPosts.push(element);
     const inBody = (outer?.inBody ?? false) || tag === 'body';
     const kinds = containerKinds(element, lowerClass);
     const outerKinds = outer?.containerKinds ?? 0;

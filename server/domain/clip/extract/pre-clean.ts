@@ -42,6 +42,34 @@ export function isArticleList(nested: Element[]): boolean {
   return nested.length >= MIN_ARTICLE_LIST_LENGTH;
 }
 
+// A post quoted from a social network is the article's quotation; the widget wrapping it is often
+// named for what it is ("social-embed") or scored as a block of links, and Readability drops it.
+const EMBEDDED_POST_CLASSES = ['twitter-tweet', 'instagram-media', 'tiktok-embed', 'bluesky-embed'];
+
+/** `lowerClass` is the element's class attribute in lower case ('' without one). */
+export function isEmbeddedPost(tag: string, lowerClass: string): boolean {
+  return tag === 'blockquote' && EMBEDDED_POST_CLASSES.some((name) => lowerClass.includes(name));
+}
+
+/**
+ * Puts each embedded post in the place of the wrappers that hold nothing else, so that it is
+ * scored as a quotation among the paragraphs. Runs once pre-cleaning has removed the embed's
+ * scripts.
+ */
+export function unwrapEmbeddedPosts(posts: Element[]): void {
+  for (const post of posts) {
+    let outermost: Element = post;
+    for (
+      let wrapper = post.parentElement;
+      wrapper && wrapper.localName !== 'body' && wrapper.children.length === 1;
+      wrapper = wrapper.parentElement
+    )
+      outermost = wrapper;
+    if (outermost !== post && (outermost.textContent ?? '').trim() === (post.textContent ?? '').trim())
+      outermost.replaceWith(post);
+  }
+}
+
 export function removeAll(elements: Element[]): void {
   for (const element of elements) element.remove();
 }
