@@ -149,8 +149,10 @@ console.log(`notes: ${NOTES} in ${((performance.now() - started) / 1000).toFixed
 const highlightRows: unknown[][] = [];
 // Each note's highlights, for its highlights_vector (what search-index.ts indexNoteHighlights writes).
 const highlightsOfNote: string[][] = Array.from({ length: NOTES }, () => []);
-// Each insert's trigger would recount the tags of every note it touches; one statement does it below.
-await client.query('alter table highlight disable trigger note_highlight_tags_insert');
+// Each insert's triggers would recount the tags and the highlights of every note it touches (a
+// rewrite of ~20,000 note rows a chunk); one statement each does it below.
+const RECOUNTED_BELOW = ['note_highlight_tags_insert', 'highlight_count_insert'];
+for (const t of RECOUNTED_BELOW) await client.query(`alter table highlight disable trigger ${t}`);
 for (let i = 0; i < HIGHLIGHTS; i++) {
   const noteIndex = Math.floor(random() * NOTES);
   const text = sentence(random, languageFor(random));
@@ -215,7 +217,7 @@ for (let from = 0; from < NOTES; from += 2000) {
 await client.query(
   `update note p set highlight_count = c.n from (select note_id, count(*) n from highlight group by note_id) c where c.note_id = p.id`,
 );
-await client.query('alter table highlight enable trigger note_highlight_tags_insert');
+for (const t of RECOUNTED_BELOW) await client.query(`alter table highlight enable trigger ${t}`);
 await client.query(
   `update note p set highlight_tags = t.tags from (select note_id, array_agg(distinct x order by x) tags
      from highlight cross join unnest(tags) x group by note_id) t where t.note_id = p.id`,
