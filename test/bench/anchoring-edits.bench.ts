@@ -3,9 +3,9 @@
 // Run: npm run bench:anchoring-edits -- [--cases 1500] [--pages generated|articles] [--seed 1]
 //        [--length 20000] (generated pages of about that many code units)
 // `articles` uses the real article texts in ../shared/data/extraction-dev/ground-truth.json.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  articleTexts,
   EDIT_KINDS,
   formatTallies,
   type KindTally,
@@ -25,14 +25,6 @@ const { values } = parseArgs({
 });
 const casesPerKind = Number(values.cases);
 const random = prng(Number(values.seed));
-
-function articleTexts(): string[] {
-  const file = new URL('../../../shared/data/extraction-dev/ground-truth.json', import.meta.url);
-  const articles = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { articleBody?: string }>;
-  return Object.values(articles)
-    .map((article) => article.articleBody ?? '')
-    .filter((body) => body.length >= 1_000);
-}
 
 const articles = values.pages === 'articles' ? articleTexts() : [];
 const nextPage = (index: number): string =>
