@@ -4,7 +4,9 @@
 // the one rule in ./scoring.ts. A highlight that fits nowhere, fits two places equally well, or
 // whose own place is still there with its quote gone, is detached: reported lost rather than put
 // somewhere else.
+
 import { contextSimilarity, type QuoteContext, quoteContext } from './context.ts';
+import { frames, soleFrame } from './frame.ts';
 import { fuzzyCandidates } from './fuzzy.ts';
 import { isGraphemeBoundary, snapEndToGrapheme, snapStartToGrapheme } from './graphemes.ts';
 import { type NormalizedText, normalizeText, toNormalizedOffset, toOriginalRange } from './normalize.ts';
@@ -15,6 +17,7 @@ import {
   contextAgreement,
   isAcceptable,
   maxQuoteEdits,
+  overlaps,
   type Site,
 } from './scoring.ts';
 import type { AnchorResult, HighlightSelectors } from './types.ts';
@@ -123,7 +126,12 @@ function untouchedAt(text: string, selectors: HighlightSelectors, start: number)
   const { exact, prefix, suffix } = selectors.quote;
   if (!Number.isInteger(start) || start < 0 || !text.startsWith(exact, start)) return false;
   const end = start + exact.length;
+  // An empty side (the other one stored) is the text's edge: the quote began or ended the page.
+  const edgesHold =
+    prefix.length + suffix.length === 0 ||
+    ((prefix.length > 0 || start === 0) && (suffix.length > 0 || end === text.length));
   return (
+    edgesHold &&
     start >= prefix.length &&
     text.startsWith(prefix, start - prefix.length) &&
     text.startsWith(suffix, end) &&
@@ -218,8 +226,12 @@ function placed(page: PageText, selectors: HighlightSelectors, best: Candidate):
   let end = snapEndToGrapheme(page.text, original.end);
   // A whitespace run normalises to one space: keep the stored quote's own share of it, at the
   // end of the run whose context is the stored one.
-  const startAligned = page.text.startsWith(exact, start);
-  const endAligned = end - exact.length >= start && page.text.startsWith(exact, end - exact.length);
+  // Only an exact match (on normalised text) is the stored quote with whitespace around it; a
+  // fuzzy one that starts or ends with the quote has a typo at its other end.
+  const exactMatch = best.quoteSimilarity === 1;
+  const startAligned = exactMatch && page.text.startsWith(exact, start);
+  const endAligned =
+    exactMatch && end - exact.length >= start && page.text.startsWith(exact, end - exact.length);
   if (startAligned && endAligned && end - exact.length !== start) {
     const context = quoteContext(selectors.quote.prefix, selectors.quote.suffix);
     const similarityAt = (at: number) => {
@@ -273,6 +285,25 @@ function anchorIn(page: PageText, selectors: HighlightSelectors, shift: number):
   if (untouched.length === 1) {
     const [start] = untouched as [number];
     return { status: 'exact-quote', start, end: start + exact.length, score: 1 };
+  }
+
+  // The quote's whole context unchanged around text a typo or so from it: that text, at its own
+  // place when that still stands.
+  const framed = frames(
+    normalized.text,
+    quote.exact,
+    quote.context,
+    Math.max(1, maxQuoteEdits(length)),
+    expected,
+  );
+  const frame = soleFrame(site ? framed.filter((found) => overlaps(found, site)) : framed);
+  if (frame) {
+    const similarity = 1 - frame.edits / length;
+    return placed(
+      page,
+      selectors,
+      candidateAt(normalized.text, frame.start, frame.end, similarity, quote.context, expected),
+    );
   }
 
   const window = localWindow(normalized.text.length, expected, length);

@@ -104,7 +104,7 @@ export interface Site {
   end: number;
 }
 
-const overlaps = (a: Site, b: Site): boolean => a.start < b.end && b.start < a.end;
+export const overlaps = (a: Site, b: Site): boolean => a.start < b.end && b.start < a.end;
 
 /**
  * Two places the text cannot tell apart: they score alike, or both stand in an intact copy of the
