@@ -26,6 +26,8 @@ export function createRedis(url: string, role: 'producer' | 'worker' | 'probe'):
     connectTimeout: 2_000,
     lazyConnect: role === 'probe',
     retryStrategy: (times) => Math.min(times * 200, 2_000),
+    // While Redis replays its file, ask again soon rather than after its (often long) estimate.
+    maxLoadingRetryTime: 100,
   });
 }
 

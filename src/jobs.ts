@@ -34,17 +34,21 @@ export const QUEUE_CONCURRENCY: Readonly<Record<Exclude<QueueName, typeof QUEUES
 export interface JobOptions {
   attempts: number;
   backoff: { type: 'exponential' | 'fixed'; delay: number };
-  /** `true`: the job is gone from Redis the moment it succeeds. */
-  removeOnComplete: true | { age: number; count?: number };
-  removeOnFail: { age: number; count?: number };
+  /**
+   * `true`: the job is gone from Redis the moment it succeeds. Otherwise finished jobs are kept
+   * at most `age` seconds and `count` of them per queue, so Redis (and its append-only file)
+   * stays small however many jobs run.
+   */
+  removeOnComplete: true | { age: number; count: number };
+  removeOnFail: { age: number; count: number };
 }
 
-/** Retries with exponential backoff; failures stay visible in the failed set for two weeks. */
+/** Retries with exponential backoff; the last 1,000 failures stay visible for two weeks. */
 export const DEFAULT_JOB_OPTIONS = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 24 * 3600, count: 1000 },
-  removeOnFail: { age: 14 * 24 * 3600 },
+  removeOnFail: { age: 14 * 24 * 3600, count: 1000 },
 } as const satisfies JobOptions;
 
 export interface JobSpec<S extends z.ZodType = z.ZodType, Q extends QueueName = QueueName> {
