@@ -2,7 +2,7 @@
 // knows no transport (tRPC, HTTP) and no worker, so both sides may import it.
 import type { Redis } from 'ioredis';
 import type { AppConfig } from './config.ts';
-import { resolveDatabase } from './db/connect.ts';
+import { type DatabaseTarget, resolveDatabase } from './db/connect.ts';
 import { createOrm, migrate, type Orm } from './db/orm.ts';
 import type { CodeDeps } from './domain/auth/codes.service.ts';
 import { ComputePool } from './domain/compute/compute-pool.ts';
@@ -26,10 +26,13 @@ export interface Booted extends AppDeps {
   shutdown(): Promise<void>;
 }
 
-/** Connects the database (migrating it) and Redis: what both the server and the workers need. */
-export async function boot(config: AppConfig): Promise<Booted> {
+/**
+ * Connects the database (migrating it) and Redis: what both the server and the workers need.
+ * A `started` database (the launcher starts it beside Redis) is its caller's to stop.
+ */
+export async function boot(config: AppConfig, started?: DatabaseTarget): Promise<Booted> {
   setLogLevel(config.logLevel);
-  const database = await resolveDatabase(config);
+  const database = started ?? (await resolveDatabase(config));
   const orm = await createOrm(database.url);
   const applied = await migrate(orm);
   if (applied.length) log.info('migrations applied', { applied });
@@ -49,7 +52,7 @@ export async function boot(config: AppConfig): Promise<Booted> {
       await closeQueues(queues);
       redis.disconnect();
       await orm.close();
-      await database.stop();
+      if (!started) await database.stop();
     },
   };
 }

@@ -16,6 +16,8 @@ type Stop = (drainUntil: number) => Promise<void>;
  */
 export class Lifecycle {
   readonly #steps: { name: string; stop: Stop }[] = [];
+  /** Starts still under way (`track`): a stop waits for them, so what they start is undone too. */
+  readonly #starting: Promise<unknown>[] = [];
   #stopping: Promise<boolean> | undefined;
   #drainUntil = 0;
 
@@ -23,6 +25,23 @@ export class Lifecycle {
   add(name: string, stop: Stop): void {
     if (this.#stopping) void this.#run({ name, stop });
     else this.#steps.push({ name, stop });
+  }
+
+  /**
+   * A start that runs beside others (a redis-server, a database): once `starting` resolves, its
+   * `stop` is registered as `add` does. Answers `starting`.
+   */
+  track<T>(
+    name: string,
+    starting: Promise<T>,
+    stop: (started: T, drainUntil: number) => Promise<void>,
+  ): Promise<T> {
+    const registered = starting.then((started) => {
+      this.add(name, (drainUntil) => stop(started, drainUntil));
+      return started;
+    });
+    this.#starting.push(registered.catch(() => {}));
+    return registered;
   }
 
   /** Stops everything once, however often it is asked; answers whether every step succeeded. */
@@ -48,6 +67,8 @@ export class Lifecycle {
   }
 
   async #stopAll(): Promise<boolean> {
+    // A start that ends from now on is undone at once by `add`.
+    await Promise.all(this.#starting);
     let clean = true;
     for (const step of this.#steps.reverse()) clean = (await this.#run(step)) && clean;
     return clean;

@@ -1,4 +1,7 @@
 // `npm run server`: the HTTP server alone (run workers with `npm run worker`).
-import { runServer } from './launcher.ts';
+import { enableCompileCache } from 'node:module';
 
+// As in server/start.ts: the compiled modules are kept between starts.
+enableCompileCache();
+const { runServer } = await import('./launcher.ts');
 await runServer({ withWorkers: false });
