@@ -56,9 +56,31 @@ async function createNamed(how: string): Promise<TestDatabase> {
   };
 }
 
+const copyTemplate = () => createNamed(`template ${templateDb()}`);
+
+/**
+ * The database the next file of this worker will get, copied while the current file runs: a
+ * worker runs its files one after another in one process (isolate: false), and a copy takes
+ * 0.2–0.5 s that each file would otherwise wait for before its first test.
+ */
+let nextDatabase: Promise<TestDatabase> | undefined;
+
 /** A fresh, migrated database for one test file, copied from the template global-setup built. */
-export function createTestDatabase(): Promise<TestDatabase> {
-  return createNamed(`template ${templateDb()}`);
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const ready = nextDatabase ?? copyTemplate();
+  nextDatabase = copyTemplate();
+  // Its failure is the next caller's, who makes a copy of its own then.
+  nextDatabase.catch(() => {});
+  return ready.catch(copyTemplate);
+}
+
+/**
+ * Drops a file's database while the next file runs. DROP DATABASE forces a checkpoint, which
+ * takes 0.3–1 s on a machine writing elsewhere; nothing waits for it, and global-setup's
+ * teardown drops whatever a worker left when it ended.
+ */
+export function dropInBackground(database: TestDatabase): void {
+  database.drop().catch(() => {});
 }
 
 /** An empty database (no migrations run), made like the template, for a test that migrates it itself. */

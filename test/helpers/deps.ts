@@ -9,7 +9,7 @@ import { type AppDeps, createComputePool } from '../../server/deps.ts';
 import { setLogLevel } from '../../server/log.ts';
 import { closeQueues, createQueues, createRedis } from '../../server/queue.ts';
 import { createStorage } from '../../server/storage/index.ts';
-import { createTestDatabase, type TestDatabase } from './db.ts';
+import { createTestDatabase, dropInBackground, type TestDatabase } from './db.ts';
 
 export interface TestDeps extends AppDeps {
   database: TestDatabase;
@@ -61,7 +61,7 @@ export async function createTestDeps(env: Record<string, string> = {}): Promise<
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
       await orm.close();
-      await database.drop();
+      dropInBackground(database);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
