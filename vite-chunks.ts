@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin, UserConfig } from 'vite';
+import { FIRST_SCREEN_NAMESPACES } from './client/first-screen-namespaces.ts';
 
 type RolldownOptions = NonNullable<NonNullable<UserConfig['build']>['rolldownOptions']>;
 type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
@@ -90,6 +92,32 @@ export function preloadHomeRouteChunks(): Plugin {
           injectTo: 'head' as const,
         }));
       },
+    },
+  };
+}
+
+/** A locale file asked for in part (client/locale-chunks.ts): `<language>.json?ns=<part>&lang.json`. */
+const LOCALE_PART = /[\\/]src[\\/]i18n[\\/]locales[\\/][\w-]+\.json\?ns=(\w+)&lang\.json$/;
+
+/**
+ * Cuts a locale file to the part asked for: `firstScreen` (FIRST_SCREEN_NAMESPACES) or one
+ * namespace. Vite's JSON plugin makes a module of what it returns. Without this plugin (the SSR
+ * build) the whole file is read, which is correct, only larger.
+ */
+export function localeParts(): Plugin {
+  return {
+    name: 'margin:locale-parts',
+    enforce: 'pre',
+    async load(id) {
+      const part = LOCALE_PART.exec(id)?.[1];
+      if (!part) return null;
+      const file = id.slice(0, id.indexOf('?'));
+      this.addWatchFile(file);
+      const locale: Record<string, unknown> = JSON.parse(await readFile(file, 'utf8'));
+      const namespaces: readonly string[] = part === 'firstScreen' ? FIRST_SCREEN_NAMESPACES : [part];
+      return JSON.stringify(
+        Object.fromEntries(namespaces.map((namespace) => [namespace, locale[namespace]])),
+      );
     },
   };
 }
