@@ -66,6 +66,14 @@ export const homeRouteChunking: RolldownOptions = {
   },
 };
 
+/** Modules of packages replaced by smaller ones that do the same on React 19. */
+export const leanerModules = [
+  {
+    find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+    replacement: path.resolve(import.meta.dirname, 'client/lib/react-sync-external-store.ts'),
+  },
+];
+
 /** Preloads the home route's lazy chunk beside the entry (index.html's modulepreload links). */
 export function preloadHomeRouteChunks(): Plugin {
   return {

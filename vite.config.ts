@@ -5,7 +5,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import pkg from './package.json' with { type: 'json' };
-import { homeRouteChunking, localeParts, preloadHomeRouteChunks } from './vite-chunks.ts';
+import { homeRouteChunking, leanerModules, localeParts, preloadHomeRouteChunks } from './vite-chunks.ts';
 
 const ENTRY_SCRIPT = '<script type="module" crossorigin';
 
@@ -68,6 +68,7 @@ export default defineConfig({
   publicDir: 'public',
   plugins: [react(), localeParts(), asyncEntry(), preloadHomeRouteChunks(), precompressAssets()],
   define: { __BUILD_VERSION__: JSON.stringify(pkg.version) },
+  resolve: { alias: leanerModules },
   build: {
     outDir: path.resolve(import.meta.dirname, process.env.MARGIN_CLIENT_DIST ?? 'dist/client'),
     emptyOutDir: true,
