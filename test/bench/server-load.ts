@@ -202,7 +202,13 @@ export function rawRequest(
 
 /** A tRPC call as the client's batch link sends a single one. */
 export function queryUrl(procedure: string, input: unknown): string {
-  return `/trpc/${procedure}?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: superjson.serialize(input) }))}`;
+  return batchQueryUrl([[procedure, input]]);
+}
+
+/** tRPC queries as the client's batch link sends them together in one GET. */
+export function batchQueryUrl(calls: [procedure: string, input: unknown][]): string {
+  const inputs = Object.fromEntries(calls.map(([, input], i) => [i, superjson.serialize(input)]));
+  return `/trpc/${calls.map(([procedure]) => procedure).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(inputs))}`;
 }
 
 export function mutationBody(input: unknown): string {
