@@ -62,15 +62,34 @@ function precompressAssets(): Plugin {
   };
 }
 
+const CLIENT_OUT_DIR = path.resolve(import.meta.dirname, process.env.MARGIN_CLIENT_DIST ?? 'dist/client');
+
+/**
+ * `vite build --ssr`: the home route's first-screen renderer (client/ssr/render-home.tsx) for
+ * the server, beside the client build it belongs to but outside what is served
+ * (server/first-screen.ts reads it from there).
+ */
+const ssrBuild = {
+  plugins: [react()],
+  publicDir: false as const,
+  build: {
+    outDir: `${CLIENT_OUT_DIR}.ssr`,
+    emptyOutDir: true,
+    target: 'node22',
+    sourcemap: false,
+    rollupOptions: { input: path.resolve(import.meta.dirname, 'client/ssr/render-home.tsx') },
+  },
+};
+
 // The client lives in client/ and builds to dist/client, which the server serves (one origin).
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [react(), localeParts(), asyncEntry(), preloadHomeRouteChunks(), precompressAssets()],
   define: { __BUILD_VERSION__: JSON.stringify(pkg.version) },
   resolve: { alias: leanerModules },
   build: {
-    outDir: path.resolve(import.meta.dirname, process.env.MARGIN_CLIENT_DIST ?? 'dist/client'),
+    outDir: CLIENT_OUT_DIR,
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
@@ -87,4 +106,5 @@ export default defineConfig({
       '/healthz': { target: 'http://127.0.0.1:3000', changeOrigin: true },
     },
   },
-});
+  ...(isSsrBuild && ssrBuild),
+}));

@@ -8,5 +8,7 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener('change', onChange);
     },
     () => window.matchMedia(query).matches,
+    // The server renders for a wide screen (client/ssr), and the hydration with it.
+    () => false,
   );
 }

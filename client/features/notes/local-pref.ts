@@ -47,6 +47,8 @@ export function useStoredString(key: StorageKey): string | null {
   return useSyncExternalStore(
     useCallback((onChange) => subscribe(key, onChange), [key]),
     () => read(key),
+    // The server's render (client/ssr) and the hydration of it: nothing stored.
+    () => null,
   );
 }
 

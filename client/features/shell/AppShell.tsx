@@ -26,6 +26,9 @@ const ExtensionUpdateBanner = lazy(() =>
 /** The browser extension's version, once its content script has marked the page. */
 const markedExtensionVersion = () => document.documentElement.getAttribute('v');
 
+/** The server's render (client/ssr) knows of no extension. */
+const noExtensionMark = () => null;
+
 /** The mainland-China registration note, shown only in the chn region. */
 export function Footer() {
   const { t } = useTranslation();
@@ -56,7 +59,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { style, cycle } = useSidebarStyle();
   useAccountAppearance();
   // Only pages an extension marked load the banner's code.
-  const extensionVersion = useSyncExternalStore(subscribeToExtensionMarks, markedExtensionVersion);
+  const extensionVersion = useSyncExternalStore(
+    subscribeToExtensionMarks,
+    markedExtensionVersion,
+    noExtensionMark,
+  );
   const sidebarStyle = mobile ? 'mobile' : style;
   return (
     <div className="app-shell" data-sidebar={sidebarStyle}>

@@ -63,6 +63,9 @@ export function useTheme(): { theme: Theme; shown: 'dark' | 'light' } {
       return () => listeners.delete(onChange);
     },
     () => current,
+    () => Theme.system,
   );
-  return { theme, shown: resolveTheme(theme, darkQuery().matches) };
+  // The server (client/ssr) renders no shown theme; the page's script applies it.
+  const dark = typeof window !== 'undefined' && darkQuery().matches;
+  return { theme, shown: resolveTheme(theme, dark) };
 }
