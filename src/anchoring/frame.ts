@@ -30,6 +30,20 @@ function gapStarts(text: string, prefix: string, expected: number | undefined): 
   return starts;
 }
 
+/**
+ * Edits between the quote and the framed text. A space at the context's edge may have been the
+ * quote's too: with a character deleted next to it, its neighbour's space stands for both.
+ */
+function framedEdits(exact: string, framed: string, { prefix, suffix }: QuoteContext): number {
+  const edits = levenshtein(exact, framed);
+  const before = prefix.endsWith(' ') && !framed.startsWith(' ') ? ' ' : '';
+  const after = suffix.startsWith(' ') && !framed.endsWith(' ') ? ' ' : '';
+  if (edits <= 1 || (before === '' && after === '')) return edits;
+  const widened = new Set([before + framed, framed + after, before + framed + after]);
+  widened.delete(framed);
+  return Math.min(edits, ...[...widened].map((text) => levenshtein(exact, text)));
+}
+
 /** Every place `exact` is framed by its whole context with at most `maxEdits` edits inside. */
 export function frames(
   text: string,
@@ -46,9 +60,10 @@ export function frames(
   const found: Frame[] = [];
   for (const start of gapStarts(text, prefix, expected)) {
     const last = Math.min(text.length, start + exact.length + maxEdits);
-    for (let end = start + Math.max(1, exact.length - maxEdits); end <= last; end++) {
+    // Two fewer for the spaces the context may have taken from the quote (see framedEdits).
+    for (let end = start + Math.max(1, exact.length - maxEdits - 2); end <= last; end++) {
       if (!text.startsWith(suffix, end)) continue;
-      const edits = levenshtein(exact, text.slice(start, end));
+      const edits = framedEdits(exact, text.slice(start, end), context);
       if (edits > maxEdits) continue;
       // A character deleted next to a space leaves the space at the edge: it is not the quote's.
       const from = exact[0] !== ' ' && text[start] === ' ' ? start + 1 : start;

@@ -228,7 +228,8 @@ export function tallyTypos(
     const started = performance.now();
     const result = anchor(testCase.edited, testCase.selectors);
     tallies.times.push(performance.now() - started);
-    onCase?.(testCase, result, recordTypo(tallies, testCase, result));
+    const outcome = recordTypo(tallies, testCase, result);
+    onCase?.(testCase, result, outcome);
   }
   return tallies;
 }
