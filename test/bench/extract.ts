@@ -1,5 +1,6 @@
 // Extraction benchmark:
 //   npm run bench:extract -- --html-dir DIR --out FILE [--compare] [--rounds N] [--stages]
+//     [--truth GROUND_TRUTH.json [--worst N]]
 // Writes { "<file id>": { "articleBody": "…" } } for the score-extraction.py scorer and prints
 // time per page (p50, p95 over the pages) for each of N rounds (default 3).
 // --compare also runs plain Readability on linkedom (output in FILE.readability-linkedom.json)
@@ -9,6 +10,8 @@
 // figure, and is printed last. Then plain Readability on jsdom runs on its own
 // (FILE.readability.json).
 // --stages prints where our extractor spends its time, per stage, over N more passes.
+// --truth scores the first round's output by the corpus's metric (./shingle-score.ts) and prints
+// F1, precision and recall, and the N worst pages (default 15) with their own precision and recall.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +21,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { parseHTML } from 'linkedom';
 import { decodeHtml } from '../../server/domain/clip/decode.ts';
 import { extractArticle } from '../../server/domain/clip/extract/index.ts';
+import { corpusScore, type PageScore, scorePage } from './shingle-score.ts';
 
 type Article = { id: string; html: string; url: string };
 type Extractor = (page: Article) => string;
@@ -130,6 +134,26 @@ function printStages(pages: Article[], rounds: number): void {
   console.log(`${'all'.padEnd(27)} ${ms(all).padStart(10)}`);
 }
 
+type GroundTruth = Record<string, { articleBody?: string; url?: string }>;
+
+function printScores(truthFile: string, output: Output, worst: number): void {
+  const truth = JSON.parse(readFileSync(truthFile, 'utf8')) as GroundTruth;
+  const pages = Object.entries(truth).map(([id, { articleBody }]) =>
+    scorePage(id, articleBody ?? '', output[id]?.articleBody ?? ''),
+  );
+  const { precision, recall, f1 } = corpusScore(pages);
+  const figure = (value: number | null): string => (value === null ? '  -  ' : value.toFixed(3));
+  console.log(
+    `\nF1=${figure(f1)} precision=${figure(precision)} recall=${figure(recall)} over ${pages.length} pages`,
+  );
+  const lowest = (page: PageScore): number => Math.min(page.precision ?? 1, page.recall ?? 1);
+  console.log(`worst ${worst} pages (P, R, url):`);
+  for (const page of [...pages].sort((a, b) => lowest(a) - lowest(b)).slice(0, worst))
+    console.log(
+      `  ${figure(page.precision)} ${figure(page.recall)} ${page.id.slice(0, 12)} ${truth[page.id]?.url ?? ''}`,
+    );
+}
+
 const { values } = parseArgs({
   options: {
     'html-dir': { type: 'string' },
@@ -137,6 +161,8 @@ const { values } = parseArgs({
     compare: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
     stages: { type: 'boolean', default: false },
+    truth: { type: 'string' },
+    worst: { type: 'string', default: '15' },
   },
 });
 const htmlDir = values['html-dir'];
@@ -144,7 +170,7 @@ const out = values.out;
 const rounds = Number(values.rounds);
 if (!htmlDir || !out || !(rounds >= 1)) {
   console.error(
-    'usage: npm run bench:extract -- --html-dir DIR --out FILE [--compare] [--rounds N] [--stages]',
+    'usage: npm run bench:extract -- --html-dir DIR --out FILE [--compare] [--rounds N] [--stages] [--truth FILE [--worst N]]',
   );
   process.exit(2);
 }
@@ -185,6 +211,7 @@ for (let round = 0; round < rounds; round++) {
   keepBest(readabilityBest, readabilityRun);
   if (round === 0) {
     writeOutput(out, ourRun);
+    if (values.truth) printScores(values.truth, ourRun.output, Number(values.worst));
     if (values.compare) writeOutput(`${outBase}.readability-linkedom.json`, readabilityRun);
   }
 }
