@@ -22,12 +22,12 @@ const LoginPage = lazy(() =>
   })),
 );
 const RegisterPage = lazy(() =>
-  withTranslations(import('./pages/RegisterPage.tsx'), 'auth', 'errors').then((m) => ({
+  withTranslations(import('./pages/RegisterPage.tsx'), 'auth', 'qr', 'errors').then((m) => ({
     default: m.RegisterPage,
   })),
 );
 const ForgetPage = lazy(() =>
-  withTranslations(import('./pages/ForgetPage.tsx'), 'auth', 'errors').then((m) => ({
+  withTranslations(import('./pages/ForgetPage.tsx'), 'auth', 'qr', 'errors').then((m) => ({
     default: m.ForgetPage,
   })),
 );
