@@ -1,16 +1,14 @@
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { Router } from 'wouter';
+import { createRoot } from 'react-dom/client';
 import { legacyHashPath } from '../src/deep-link.ts';
 import { App } from './App.tsx';
 import { initPalette } from './features/highlights/highlight-palette.ts';
 import { followAccountLanguage } from './features/i18n/account-language.ts';
 import { initTheme } from './features/theme/theme-store.ts';
-import { i18n, initI18n } from './i18n.ts';
+import { initI18n } from './i18n.ts';
 import { escapeFrames } from './lib/frame-guard.ts';
 import { linkManifest } from './lib/manifest.ts';
 import { preload } from './preload.ts';
-import { SERVER_LOCATION } from './ssr/server-location.ts';
 import { createQueryClient, createTrpcClient } from './trpc.ts';
 import './styles/app.css';
 
@@ -40,21 +38,11 @@ async function start(): Promise<void> {
   await accountLanguage();
   const root = document.getElementById('root');
   if (!root) return;
-  const app = <App queryClient={queryClient} trpcClient={trpcClient} />;
-  // The server rendered the first screen (server/first-screen.ts): taken over as it is when the
-  // app reads in the language it was rendered in; else drawn afresh.
-  const rendered = root.dataset.ssrLang;
-  if (rendered && rendered === i18n.language) {
-    hydrateRoot(
-      root,
-      <StrictMode>
-        <Router {...SERVER_LOCATION}>{app}</Router>
-      </StrictMode>,
-    );
-    return;
-  }
-  root.replaceChildren();
-  createRoot(root).render(<StrictMode>{app}</StrictMode>);
+  createRoot(root).render(
+    <StrictMode>
+      <App queryClient={queryClient} trpcClient={trpcClient} />
+    </StrictMode>,
+  );
 }
 
 void start();

@@ -28,16 +28,6 @@ export function preload(
 ): Promise<unknown> {
   const boot = readBootData();
   if (!boot) return Promise.resolve(); // the pages ask for the user themselves
-  return applyBootData(queryClient, trpcClient, boot, location);
-}
-
-/** The boot data into the query cache, as the client and the server's render (client/ssr) see it. */
-export function applyBootData(
-  queryClient: QueryClient,
-  trpcClient: TrpcClient,
-  boot: BootData,
-  location: Pick<Location, 'pathname' | 'search'>,
-): Promise<unknown> {
   const trpc = trpcOptions(trpcClient, queryClient);
   queryClient.setQueryData(trpc.auth.me.queryKey(), boot.me);
   if (boot.settings) queryClient.setQueryData(trpc.settings.get.queryKey(), boot.settings);

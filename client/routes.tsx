@@ -1,70 +1,31 @@
 import { Activity, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AppShell } from './features/shell/AppShell.tsx';
-import { withTranslations } from './i18n.ts';
+import { withEnglish } from './i18n.ts';
 import { HomePage } from './pages/HomePage.tsx';
 
-// Everything but the home page loads on demand, keeping the home route's JavaScript small, each
-// page with the words it shows beyond the first screen's (i18n.ts).
-const DailyPage = lazy(() =>
-  withTranslations(import('./pages/DailyPage.tsx'), 'daily', 'highlights', 'errors').then((m) => ({
-    default: m.DailyPage,
-  })),
-);
-const PostDailyPage = lazy(() =>
-  withTranslations(import('./pages/DailyPage.tsx'), 'daily', 'highlights', 'errors').then((m) => ({
-    default: m.PostDailyPage,
-  })),
-);
-const LoginPage = lazy(() =>
-  withTranslations(import('./pages/LoginPage.tsx'), 'auth', 'qr', 'errors').then((m) => ({
-    default: m.LoginPage,
-  })),
-);
+// Everything but the home page loads on demand, keeping the home route's JavaScript small.
+const DailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.DailyPage })));
+const PostDailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.PostDailyPage })));
+const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() =>
-  withTranslations(import('./pages/RegisterPage.tsx'), 'auth', 'qr', 'errors').then((m) => ({
-    default: m.RegisterPage,
-  })),
+  import('./pages/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })),
 );
-const ForgetPage = lazy(() =>
-  withTranslations(import('./pages/ForgetPage.tsx'), 'auth', 'qr', 'errors').then((m) => ({
-    default: m.ForgetPage,
-  })),
-);
-const QrLoginPage = lazy(() =>
-  withTranslations(import('./pages/QrLoginPage.tsx'), 'auth', 'qr', 'errors', 'notFound').then((m) => ({
-    default: m.QrLoginPage,
-  })),
-);
+const ForgetPage = lazy(() => import('./pages/ForgetPage.tsx').then((m) => ({ default: m.ForgetPage })));
+const QrLoginPage = lazy(() => import('./pages/QrLoginPage.tsx').then((m) => ({ default: m.QrLoginPage })));
 const DeviceConfirmPage = lazy(() =>
-  withTranslations(import('./features/sync/DeviceConfirmPage.tsx'), 'sync', 'errors', 'notFound').then(
-    (m) => ({ default: m.DeviceConfirmPage }),
-  ),
+  withEnglish(import('./features/sync/DeviceConfirmPage.tsx'), 'sync').then((m) => ({
+    default: m.DeviceConfirmPage,
+  })),
 );
 const NotFoundPage = lazy(() =>
-  withTranslations(import('./pages/NotFoundPage.tsx'), 'notFound').then((m) => ({ default: m.NotFoundPage })),
+  import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),
 );
-// With the words the settings screens share; each screen brings its own (SettingsPage.tsx).
 const SettingsPage = lazy(() =>
-  withTranslations(
-    import('./pages/settings/SettingsPage.tsx'),
-    'settings',
-    'account',
-    'auth',
-    'membership',
-    'colorTheme',
-    'highlights',
-    'errors',
-  ).then((m) => ({ default: m.SettingsPage })),
+  import('./pages/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
 );
 const HighlightListPage = lazy(() =>
-  withTranslations(
-    import('./features/highlights/HighlightListPage.tsx'),
-    'highlights',
-    'reader',
-    'daily',
-    'errors',
-  ).then((m) => ({ default: m.HighlightListPage })),
+  import('./features/highlights/HighlightListPage.tsx').then((m) => ({ default: m.HighlightListPage })),
 );
 
 /** Spec: `/` (the notes list), `/daily` and `/postdaily` stay mounted when navigating away. */

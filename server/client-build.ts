@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_DIST_DIR, PLUGIN_DIST_DIR } from './domain/system/built-packages.ts';
-import { firstScreenRendererFile } from './first-screen.ts';
 import { StartupError } from './lifecycle.ts';
 import { log } from './log.ts';
 import { CLIENT_DIST } from './static.ts';
@@ -62,14 +61,6 @@ const BUILDS: readonly Build[] = [
     inputs: CLIENT_INPUTS,
     outputs: [path.join(CLIENT_DIST, 'index.html')],
     required: true,
-  },
-  {
-    // After the client, from the same sources: the home route's first screen, server-rendered.
-    name: 'the first-screen renderer',
-    command: ['node_modules/vite/bin/vite.js', 'build', '--ssr', '--logLevel', 'warn'],
-    inputs: CLIENT_INPUTS,
-    outputs: [firstScreenRendererFile(CLIENT_DIST)],
-    required: false,
   },
   {
     name: 'the note-tool plugins',

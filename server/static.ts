@@ -4,7 +4,6 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import superjson from 'superjson';
 import { BOOT_DATA_ID, type BootData } from '../src/boot-data.ts';
 import type { AppConfig } from './config.ts';
-import { type FirstScreen, firstScreenRenderer } from './first-screen.ts';
 import { errorFields, log } from './log.ts';
 
 /** The built client; `MARGIN_CLIENT_DIST` moves it, so parallel test runs can each build their own. */
@@ -57,18 +56,6 @@ function precompressed(dir: string, options: { immutable: boolean; maxAge: strin
   };
 }
 
-/** index.html's #root, empty as built; the first screen's markup goes in it. */
-const EMPTY_ROOT = '<div id="root"></div>';
-
-/** `#root` with the server's render in it, marked with its language for the hydration. */
-function withFirstScreen(rest: string, screen: FirstScreen | undefined): string {
-  if (!screen) return rest;
-  return rest.replace(
-    EMPTY_ROOT,
-    () => `<div id="root" data-ssr-lang="${screen.language}">${screen.html}</div>`,
-  );
-}
-
 /** What index.html carries for a request (server/trpc/boot-data.ts). */
 type BootDataSource = (req: Request, res: Response) => Promise<BootData>;
 
@@ -78,8 +65,7 @@ type BootDataSource = (req: Request, res: Response) => Promise<BootData>;
  *
  * index.html carries who is signed in and the first data of the home route, so the client shows
  * it without a request of its own: it varies with the cookie and no shared cache may keep it.
- * Its head (with the scripts to preload) goes out at once; the data follows when it is read,
- * and on the signed-in home route the first screen rendered from it (server/first-screen.ts).
+ * Its head (with the scripts to preload) goes out at once; the data follows when it is read.
  */
 export function clientRouter(config: AppConfig, bootData: BootDataSource, distDir = CLIENT_DIST): Router {
   const router = express.Router();
@@ -95,7 +81,6 @@ export function clientRouter(config: AppConfig, bootData: BootDataSource, distDi
     }
     return indexHtml;
   };
-  const renderFirstScreen = firstScreenRenderer(distDir, config.region);
   const assetsDir = path.join(distDir, 'assets');
   const assetOptions = { immutable: true, maxAge: '365d' };
   router.use('/assets', precompressed(assetsDir, assetOptions));
@@ -108,21 +93,14 @@ export function clientRouter(config: AppConfig, bootData: BootDataSource, distDi
     res.type('html');
     res.write(head);
     res.flush();
-    let boot: BootData | undefined;
+    let boot = '';
     try {
-      boot = await bootData(req, res);
+      boot = bootDataBlock(await bootData(req, res));
     } catch (error) {
       // The client then asks for what it needs itself.
       log.error('index.html without its boot data', errorFields(error));
     }
-    let screen: FirstScreen | undefined;
-    try {
-      screen = boot && (await renderFirstScreen(req, boot));
-    } catch (error) {
-      // The client renders it then.
-      log.error('index.html without its first screen', errorFields(error));
-    }
-    res.end(`${boot ? bootDataBlock(boot) : ''}${withFirstScreen(rest, screen)}`);
+    res.end(`${boot}${rest}`);
   });
   return router;
 }

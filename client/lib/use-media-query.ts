@@ -8,7 +8,5 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener('change', onChange);
     },
     () => window.matchMedia(query).matches,
-    // The server renders for a wide screen (client/ssr), and the hydration with it.
-    () => false,
   );
 }

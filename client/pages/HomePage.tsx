@@ -21,7 +21,6 @@ import {
 import { SearchBox } from '../features/notes/SearchBox.tsx';
 import { LazyReader } from '../features/reader/preload-reader.ts';
 import { readerPath } from '../features/reader/reader-links.ts';
-import { withTranslations } from '../i18n.ts';
 import { useTRPC } from '../trpc.ts';
 import '../styles/notes.css';
 
@@ -32,12 +31,8 @@ const FilterChips = lazy(() =>
 const ListControls = lazy(() =>
   import('../features/notes/ListControls.tsx').then((m) => ({ default: m.ListControls })),
 );
-const HighlightLinkResolver = lazy(() =>
-  withTranslations(import('../features/reader/HighlightLinkResolver.tsx'), 'highlights', 'errors'),
-);
-const RecentDailyNotes = lazy(() =>
-  withTranslations(import('../features/daily/RecentDailyNotes.tsx'), 'daily'),
-);
+const HighlightLinkResolver = lazy(() => import('../features/reader/HighlightLinkResolver.tsx'));
+const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
 
 /**
  * Before React renders: the list `/?…` shows (none when it opens the reader), taken from

@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { clock } from '../../server/clock.ts';
-import { firstScreenRendererFile } from '../../server/first-screen.ts';
 import { CLIENT_DIST } from '../../server/static.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -71,10 +70,6 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** Browser tests need the production client; build it if this run has not. */
 export function ensureClientBuilt(): void {
-  const vite = path.join(root, 'node_modules/.bin/vite');
-  if (!fs.existsSync(path.join(CLIENT_DIST, 'index.html')))
-    execFileSync(vite, ['build'], { cwd: root, stdio: 'ignore' });
-  // The home route's first-screen renderer, which the server finds beside the build.
-  if (!fs.existsSync(firstScreenRendererFile(CLIENT_DIST)))
-    execFileSync(vite, ['build', '--ssr'], { cwd: root, stdio: 'ignore' });
+  if (fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) return;
+  execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build'], { cwd: root, stdio: 'ignore' });
 }

@@ -47,8 +47,6 @@ export function useStoredString(key: StorageKey): string | null {
   return useSyncExternalStore(
     useCallback((onChange) => subscribe(key, onChange), [key]),
     () => read(key),
-    // The server's render (client/ssr) and the hydration of it: nothing stored.
-    () => null,
   );
 }
 

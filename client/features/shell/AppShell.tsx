@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { withTranslations } from '../../i18n.ts';
+import { withEnglish } from '../../i18n.ts';
 import { subscribeToExtensionMarks } from '../../lib/extension-marks.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { currentRegionConfig } from '../../region.ts';
@@ -16,18 +16,13 @@ import { useSidebarStyle } from './sidebar-style.ts';
 
 const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
 const ExtensionUpdateBanner = lazy(() =>
-  withTranslations(import('../browser-extension/ExtensionUpdateBanner.tsx'), 'banner', 'errors').then(
-    (m) => ({
-      default: m.ExtensionUpdateBanner,
-    }),
-  ),
+  withEnglish(import('../browser-extension/ExtensionUpdateBanner.tsx'), 'banner').then((m) => ({
+    default: m.ExtensionUpdateBanner,
+  })),
 );
 
 /** The browser extension's version, once its content script has marked the page. */
 const markedExtensionVersion = () => document.documentElement.getAttribute('v');
-
-/** The server's render (client/ssr) knows of no extension. */
-const noExtensionMark = () => null;
 
 /** The mainland-China registration note, shown only in the chn region. */
 export function Footer() {
@@ -59,11 +54,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { style, cycle } = useSidebarStyle();
   useAccountAppearance();
   // Only pages an extension marked load the banner's code.
-  const extensionVersion = useSyncExternalStore(
-    subscribeToExtensionMarks,
-    markedExtensionVersion,
-    noExtensionMark,
-  );
+  const extensionVersion = useSyncExternalStore(subscribeToExtensionMarks, markedExtensionVersion);
   const sidebarStyle = mobile ? 'mobile' : style;
   return (
     <div className="app-shell" data-sidebar={sidebarStyle}>

@@ -15,19 +15,12 @@ function read(): SidebarStyle {
   return ORDER.find((s) => s === value) ?? SidebarStyle.list;
 }
 
-/** What the server renders (client/ssr), and the client's hydration of it. */
-const serverStyle = () => SidebarStyle.list;
-
 /** Spec sidebar styles: list 3 (full), mini 1 (icons), hide 2. Remembered on this device. */
 export function useSidebarStyle() {
-  const style = useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    read,
-    serverStyle,
-  );
+  const style = useSyncExternalStore((onChange) => {
+    listeners.add(onChange);
+    return () => listeners.delete(onChange);
+  }, read);
   const cycle = useCallback(() => {
     const next = ORDER[(ORDER.indexOf(style) + 1) % ORDER.length] ?? SidebarStyle.list;
     localStorage.setItem(KEY, String(next));

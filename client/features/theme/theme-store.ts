@@ -63,9 +63,6 @@ export function useTheme(): { theme: Theme; shown: 'dark' | 'light' } {
       return () => listeners.delete(onChange);
     },
     () => current,
-    () => Theme.system,
   );
-  // The server (client/ssr) renders no shown theme; the page's script applies it.
-  const dark = typeof window !== 'undefined' && darkQuery().matches;
-  return { theme, shown: resolveTheme(theme, dark) };
+  return { theme, shown: resolveTheme(theme, darkQuery().matches) };
 }

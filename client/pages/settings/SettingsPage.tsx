@@ -6,7 +6,7 @@ import { loginPathFor, useMe } from '../../features/auth/session.ts';
 import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { appOfSettingsPage } from '../../features/sync/apps.ts';
 import { useSyncErrorMarks } from '../../features/sync/SyncErrorMark.tsx';
-import { withTranslations } from '../../i18n.ts';
+import { withEnglish } from '../../i18n.ts';
 import {
   SETTINGS_SECTIONS,
   type SettingsPage as SettingsPageName,
@@ -14,8 +14,8 @@ import {
 } from './settings-pages.ts';
 
 /**
- * The account screens, each loaded when first opened with the words only it shows (the settings
- * page brings those they share, routes.tsx). The rest are still placeholders.
+ * The account screens, each loaded when first opened (with its English, where the main bundle
+ * leaves it out). The rest are still placeholders.
  */
 const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   user: lazy(() => import('./UserSettings.tsx').then((m) => ({ default: m.UserSettings }))),
@@ -26,12 +26,10 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
     import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
   ),
   synctoken: lazy(() =>
-    withTranslations(import('./SyncTokenSettings.tsx'), 'sync').then((m) => ({
-      default: m.SyncTokenSettings,
-    })),
+    withEnglish(import('./SyncTokenSettings.tsx'), 'sync').then((m) => ({ default: m.SyncTokenSettings })),
   ),
   openapi: lazy(() =>
-    withTranslations(import('./OpenApiSettings.tsx'), 'openapi', 'webhooks', 'sync').then((m) => ({
+    withEnglish(import('./OpenApiSettings.tsx'), 'openapi', 'webhooks', 'sync').then((m) => ({
       default: m.OpenApiSettings,
     })),
   ),
@@ -39,43 +37,39 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   paylog: lazy(() => import('./PaylogSettings.tsx').then((m) => ({ default: m.PaylogSettings }))),
   color: lazy(() => import('./ColorSettings.tsx').then((m) => ({ default: m.ColorSettings }))),
   extsettings: lazy(() =>
-    withTranslations(import('./ExtensionSettings.tsx'), 'extSettings').then((m) => ({
+    withEnglish(import('./ExtensionSettings.tsx'), 'extSettings').then((m) => ({
       default: m.ExtensionSettings,
     })),
   ),
   plugins: lazy(() =>
-    withTranslations(import('./PluginsSettings.tsx'), 'plugins', 'rateUs').then((m) => ({
+    withEnglish(import('./PluginsSettings.tsx'), 'plugins', 'rateUs').then((m) => ({
       default: m.PluginsSettings,
     })),
   ),
   debuginfo: lazy(() =>
-    withTranslations(import('./DebugInfoSettings.tsx'), 'debugInfo', 'feedback').then((m) => ({
+    withEnglish(import('./DebugInfoSettings.tsx'), 'debugInfo', 'feedback').then((m) => ({
       default: m.DebugInfoSettings,
     })),
   ),
   guide: lazy(() =>
-    withTranslations(import('./GuideSettings.tsx'), 'guide').then((m) => ({ default: m.GuideSettings })),
+    withEnglish(import('./GuideSettings.tsx'), 'guide').then((m) => ({ default: m.GuideSettings })),
   ),
   changelog: lazy(() =>
-    withTranslations(import('./ChangelogSettings.tsx'), 'changelog').then((m) => ({
+    withEnglish(import('./ChangelogSettings.tsx'), 'changelog').then((m) => ({
       default: m.ChangelogSettings,
     })),
   ),
   feedback: lazy(() =>
-    withTranslations(import('./FeedbackSettings.tsx'), 'feedback').then((m) => ({
-      default: m.FeedbackSettings,
-    })),
+    withEnglish(import('./FeedbackSettings.tsx'), 'feedback').then((m) => ({ default: m.FeedbackSettings })),
   ),
   rateus: lazy(() =>
-    withTranslations(import('./RateUsSettings.tsx'), 'rateUs').then((m) => ({ default: m.RateUsSettings })),
+    withEnglish(import('./RateUsSettings.tsx'), 'rateUs').then((m) => ({ default: m.RateUsSettings })),
   ),
 };
 
 /** The five integration pages are one screen, drawn for the app the page names. */
 const IntegrationSettings = lazy(() =>
-  withTranslations(import('./IntegrationSettings.tsx'), 'sync').then((m) => ({
-    default: m.IntegrationSettings,
-  })),
+  withEnglish(import('./IntegrationSettings.tsx'), 'sync').then((m) => ({ default: m.IntegrationSettings })),
 );
 
 const PLAN_PAGES: readonly SettingsPageName[] = ['membership', 'paylog'];
