@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ExportBatch, exportBatch } from '../../server/domain/sync/changes.ts';
+import { changesWaiting, type ExportBatch, exportBatch } from '../../server/domain/sync/changes.ts';
 import { integrationOf, settingsOf } from '../../server/domain/sync/integrations.service.ts';
 import { CoreType, Flow } from '../../src/enums.ts';
 import { newId } from '../../src/rules/id.ts';
@@ -145,6 +145,36 @@ describe('the export engine', () => {
     const after = await readChanges(user, scope, during.cursor);
     expect(new Set(after.ids)).toEqual(new Set([slow.id, fast.id]));
     expect(after.records.find((r) => r.id === slow.id)?.title).toBe('Slow writer, edited');
+  });
+
+  test('a change the last page could not read is still waiting after the transaction ahead of it ends', async () => {
+    const user = await signedInUser(deps);
+    const behind = await note(user, 'Behind an open transaction');
+    const scope = await scopeFor(user);
+    const { cursor } = await readAll(user, scope, null);
+    const waiting = (at: string) => changesWaiting(deps.orm.em.fork(), user.user.id, scope, at);
+
+    const client = new pg.Client({ connectionString: deps.database.url });
+    await client.connect();
+    let during: Awaited<ReturnType<typeof readAll>>;
+    try {
+      // An older transaction with an id: the change after it cannot be read yet.
+      await client.query('begin');
+      await client.query('select pg_current_xact_id()');
+      await textNote(user, behind.id, 'Written while another transaction was open.');
+      during = await readAll(user, scope, cursor);
+      expect(during.ids).toEqual([]);
+      expect(await waiting(during.cursor)).toBe(true);
+      await client.query('commit');
+    } finally {
+      await client.end();
+    }
+    // Readable now, and still unsent from that cursor: a push that stopped there must come back.
+    await logSettled(deps);
+    expect(await waiting(during.cursor)).toBe(true);
+    const after = await readChanges(user, scope, during.cursor);
+    expect(after.ids).toEqual([behind.id]);
+    expect(await waiting(after.cursor)).toBe(false);
   });
 
   test('exclude ranges and the filter narrow what is exported; leaving the filter is a removal', async () => {

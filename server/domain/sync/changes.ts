@@ -192,10 +192,10 @@ async function changesPage(
 }
 
 /**
- * Whether the user has committed changes after `cursor` that cannot be read yet: a change
- * committed while an older transaction anywhere in the cluster is still running waits behind
- * it. A pull plugin asks again later; a push comes back for it, or the change would wait for
- * the user's next edit.
+ * Whether the user has changes after `cursor`, which the run that handed it out did not send: one
+ * committed while an older transaction anywhere in the cluster was still running waits behind it,
+ * and one that became readable after the run's last page was read is simply next. A pull plugin
+ * asks again later; a push comes back for them, or they would wait for the user's next edit.
  */
 export async function changesWaiting(
   em: EntityManager,
@@ -205,12 +205,11 @@ export async function changesWaiting(
 ): Promise<boolean> {
   const position = decodeSyncCursor(cursor, owner);
   if (position?.mode !== 'changes') return true;
-  const waiting = ({ table }: (typeof CHANGE_LOGS)[number]) =>
-    `select 1 from "${table}" where user_id = ? and (change_xid, change_seq) > (?::xid8, ?::bigint)
-       and change_xid >= ${SNAPSHOT_XMIN}`;
+  const after = ({ table }: (typeof CHANGE_LOGS)[number]) =>
+    `select 1 from "${table}" where user_id = ? and (change_xid, change_seq) > (?::xid8, ?::bigint)`;
   const params = [userId, position.xid, position.seq];
   const [row] = await em.execute<{ waiting: boolean }[]>(
-    `select exists (${CHANGE_LOGS.map(waiting).join(' union all ')}) as waiting`,
+    `select exists (${CHANGE_LOGS.map(after).join(' union all ')}) as waiting`,
     CHANGE_LOGS.flatMap(() => params),
   );
   return row?.waiting === true;
