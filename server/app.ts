@@ -21,6 +21,7 @@ import { syncRoutes } from './sync/index.ts';
 import { appRouter } from './trpc/app.router.ts';
 import { bootData } from './trpc/boot-data.ts';
 import { type Context, requestContext } from './trpc/context.ts';
+import { jsonTextAnswers } from './trpc/json-text-answers.ts';
 import {
   TRPC_BODY_MAX,
   trpcBatchSize,
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps, metrics = appMetrics(deps)): Express {
     trpcBatchSize,
     trpcJsonBody(),
     trpcQueryInput,
+    jsonTextAnswers(deps),
     createExpressMiddleware({
       router: appRouter,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Flow, NoteKind, SortOrder } from '../../../src/enums.ts';
 import { parseSearchQuery } from '../../../src/rules/search-query.ts';
-import type { NavView, NoteListInput } from '../../../src/schemas/notes.ts';
+import type { NavView, NoteList, NoteListInput } from '../../../src/schemas/notes.ts';
 import { clock } from '../../clock.ts';
 import type { User } from '../../db/entities/index.ts';
 import { preparedRows } from '../../db/prepared.ts';
@@ -10,14 +10,9 @@ import { cursorId, cursorInstant, cursorJson, invalidCursor } from '../cursor.ts
 import { ownFolder } from '../folders/folders.service.ts';
 import { exactPhrases, type SearchTarget, searchStages } from '../search/search-condition.ts';
 import { carriesTagSql } from './note-tags.ts';
-import { rowToNoteSummary } from './note-view.ts';
+import { noteSummaryJsonSql } from './note-view.ts';
 
 const DAY_MS = 86_400_000;
-
-/** The columns a list row shows (never the search vectors), under the names the row mapping reads. */
-const NOTE_COLUMNS = `n.id, n.url, n.title, n.site_name, n.lead_image_url, n.image, n.excerpt, n.flow, n.tags,
-  n.clip_status, n.clip_error, n.highlight_count, n.folder_id, ${epochMsSql('n.created_at')} as created_at,
-  ${epochMsSql('n.updated_at')} as updated_at`;
 
 /** Each sort: the column and direction, with id as the tiebreaker (keyset pagination). */
 const SORTS: Record<SortOrder, { column: 'created_at' | 'updated_at' | 'highlight_count'; desc: boolean }> = {
@@ -167,29 +162,66 @@ export function noteListSql(
   // PostgreSQL from moving the check into the inner query.
   const phrases = matches?.phrases;
   if (phrases) params.push(...phrases.params);
-  params.push(input.limit + 1);
   const from = phrases
     ? `(select n.* from note n where ${where.join(' and ')} ${order} offset 0) n where ${phrases.sql}`
     : `note n where ${where.join(' and ')}`;
+  // The page (one row more than asked, to know there is a next one, under a plain LIMIT the
+  // planner sees) as one row: its summaries' JSON joined in order, how many were found, and the
+  // last shown row's sort key and id (the cursor). The page size is the last parameter.
+  params.push(input.limit + 1, input.limit);
+  const page = `select ${noteSummaryJsonSql()} as summary, n.id, n.${sort.column} as sort_value,
+      ${sortKey} as sort_key
+    from ${from} ${order} limit ?`;
   return {
-    sql: `select ${NOTE_COLUMNS}, ${sortKey} as sort_key from ${from} ${order} limit ?`,
+    sql: `select coalesce(string_agg(p.summary, ',' order by p.place) filter (where p.place <= s.size), '') as items,
+        count(*)::int as found,
+        max(p.sort_key) filter (where p.place = s.size) as sort_key,
+        max(p.id) filter (where p.place = s.size) as id
+      from (select q.*, row_number() over (order by q.sort_value ${direction}, q.id ${direction}) as place
+        from (${page}) q) p, (select ?::int as size) s`,
     params,
     sortColumn: sort.column,
   };
 }
 
+interface NoteListRow {
+  items: string;
+  found: number;
+  sort_key: number | null;
+  id: string | null;
+}
+
 /**
- * Runs the list query as a prepared statement and maps its rows once, straight to the client's
- * rows (no entity hydration on a hot path). A folder that is not the user's is not found, as
- * everywhere else.
+ * The list's page as the JSON text of a NoteList, written by PostgreSQL (no row is read into
+ * JS, mapped or serialised here): what the tRPC front sends as it is. A folder that is not the
+ * user's is not found, as everywhere else.
  */
-export async function listNotes(em: EntityManager, user: User, input: NoteListInput, now = clock.now()) {
+export async function listNotesJson(
+  em: EntityManager,
+  user: User,
+  input: NoteListInput,
+  now = clock.now(),
+): Promise<string> {
   if (input.folderId) await ownFolder(em, user, input.folderId);
   const exact = await exactPhrases(em, parseSearchQuery(input.q ?? '').text, noteSearchTarget(user));
   const { sql, params, sortColumn } = noteListSql(user, input, { now, exactPhrases: exact });
-  const rows = await preparedRows(em, sql, params);
-  const items = rows.slice(0, input.limit).map(rowToNoteSummary);
-  const last = rows[input.limit - 1];
-  const nextCursor = rows.length > input.limit && last ? encodeSortCursor(last, sortColumn) : null;
-  return { items, nextCursor };
+  const [page] = await preparedRows<NoteListRow>(em, sql, params);
+  const nextCursor =
+    page && page.found > input.limit
+      ? encodeSortCursor({ sort_key: page.sort_key, id: page.id }, sortColumn)
+      : null;
+  return `{"items":[${page?.items ?? ''}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+}
+
+/**
+ * The list's page as objects: the procedure's answer to batches and in-process callers (index.html's
+ * first page among them), and the Open API's, which shapes it further.
+ */
+export async function listNotes(
+  em: EntityManager,
+  user: User,
+  input: NoteListInput,
+  now = clock.now(),
+): Promise<NoteList> {
+  return JSON.parse(await listNotesJson(em, user, input, now)) as NoteList;
 }

@@ -1,6 +1,6 @@
 import type { NoteDetail, NoteSummary } from '../../../src/schemas/notes.ts';
 import type { Note, NoteContent } from '../../db/entities/index.ts';
-import { asDate, asEpochMs, type FieldReader, refId, rowReader } from '../../db/row.ts';
+import { asDate, asEpochMs, epochMsSql, type FieldReader, refId } from '../../db/row.ts';
 
 /** The one mapping to the client's summary, whatever the note was read from. */
 function noteSummary(read: FieldReader<keyof NoteSummary>): NoteSummary {
@@ -50,7 +50,33 @@ export function toNoteDetail(
   };
 }
 
-/** A raw `note` row (snake_case, as the list query selects it) straight to the client shape. */
-export function rowToNoteSummary(row: Record<string, unknown>): NoteSummary {
-  return noteSummary(rowReader(row));
+/** A nullable column as JSON text: PostgreSQL's to_json is null for null. */
+const jsonOrNull = (sql: string) => `coalesce(to_json(${sql})::text, 'null')`;
+
+/**
+ * The summary as PostgreSQL writes it, for a `note` row aliased `n`: the same fields, in the same
+ * order, with the same values as `noteSummary`, and byte for byte what JSON.stringify makes of it
+ * (to_json escapes strings as JSON.stringify does and writes no spaces, unlike json_build_object;
+ * no newline, so a JSON line stays one line). The list sends it as it is: no row reaches JS.
+ */
+export function noteSummaryJsonSql(): string {
+  const fields: [keyof NoteSummary, string][] = [
+    ['id', 'to_json(n.id)'],
+    ['url', 'to_json(n.url)'],
+    ['title', 'to_json(n.title)'],
+    ['siteName', jsonOrNull('n.site_name')],
+    ['leadImageUrl', jsonOrNull('n.lead_image_url')],
+    ['image', jsonOrNull('n.image')],
+    ['excerpt', "to_json(coalesce(n.excerpt, ''))"],
+    ['flow', 'to_json(n.flow)'],
+    ['tags', "to_json(coalesce(n.tags, '{}'))"],
+    ['clipStatus', 'to_json(n.clip_status)'],
+    ['clipError', jsonOrNull('n.clip_error')],
+    ['highlightCount', 'to_json(coalesce(n.highlight_count, 0))'],
+    ['folderId', jsonOrNull('n.folder_id')],
+    ['createdAt', `to_json(${epochMsSql('n.created_at')})`],
+    ['updatedAt', `to_json(${epochMsSql('n.updated_at')})`],
+  ];
+  const parts = fields.map(([name, value], i) => `'${i ? ',' : '{'}"${name}":' || ${value}`);
+  return `${parts.join(' || ')} || '}'`;
 }
