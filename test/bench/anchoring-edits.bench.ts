@@ -2,7 +2,7 @@
 // somewhere else (wrong) or are reported lost (orphaned), and the time per `anchor` call.
 // Run: npm run bench:anchoring-edits -- [--cases 1500] [--pages generated|articles] [--seed 1]
 //        [--length 20000] (generated pages of about that many code units)
-// `articles` uses the real article texts in ../shared/data/extraction-dev/ground-truth.json.
+// `articles` uses the real article texts in test/corpus/extraction-dev/ground-truth.json.
 import { parseArgs } from 'node:util';
 import {
   articleTexts,

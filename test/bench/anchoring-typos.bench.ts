@@ -3,7 +3,7 @@
 // the typo's position, the quote's length, the kind of typo and the script.
 // Run: npm run bench:anchoring-typos -- [--cases 6000] [--pages both|generated|articles] [--seed 1]
 //        [--show POSITION|LENGTH|KIND|SCRIPT|all[:VERDICT]]  (prints the cases with that verdict, default misplaced)
-// `articles` uses the real article texts in ../shared/data/extraction-dev/ground-truth.json.
+// `articles` uses the real article texts in test/corpus/extraction-dev/ground-truth.json.
 import { parseArgs } from 'node:util';
 import { articleTexts, randomPage } from '../helpers/anchoring-edits.ts';
 import {

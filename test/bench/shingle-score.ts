@@ -1,4 +1,4 @@
-// The extraction corpus's metric (as /work/shared/tools/score-extraction.py computes it):
+// The extraction corpus's metric (test/corpus/extraction-dev/README.md; the benchmark's own scorer computes the same):
 // precision and recall over 4-word shingles, per page, then averaged over the pages; F1 of the
 // averages. The bench uses it to print each page's figures, so that the worst pages are visible.
 

@@ -70,7 +70,7 @@ export type Script = 'latin' | 'cjk';
 
 /** The article bodies (1,000 code units or more) of the extraction corpus beside the checkout. */
 export function articleTexts(): string[] {
-  const file = new URL('../../../shared/data/extraction-dev/ground-truth.json', import.meta.url);
+  const file = new URL('../corpus/extraction-dev/ground-truth.json', import.meta.url);
   const articles = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { articleBody?: string }>;
   return Object.values(articles)
     .map((article) => article.articleBody ?? '')

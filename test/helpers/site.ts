@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
-export const CORPUS_DIR = path.resolve(import.meta.dirname, '../../../shared/data/extraction-dev');
+export const CORPUS_DIR = path.resolve(import.meta.dirname, '../corpus/extraction-dev');
 
 export function corpusIds(): string[] {
   return Object.keys(JSON.parse(fs.readFileSync(path.join(CORPUS_DIR, 'ground-truth.json'), 'utf8')));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeHtml } from '../../server/domain/clip/decode.ts';
 import { extractArticle } from '../../server/domain/clip/extract/index.ts';
 
-const CORPUS = new URL('../../../shared/data/extraction-dev/', import.meta.url);
+const CORPUS = new URL('../corpus/extraction-dev/', import.meta.url);
 type GroundTruth = Record<string, { articleBody: string; url: string }>;
 
 const paragraphs = (count: number, words: string): string =>
