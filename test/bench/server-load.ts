@@ -128,6 +128,8 @@ export function startBenchServer(
     dataDir: string;
     cpuProfDir?: string | undefined;
     env?: NodeJS.ProcessEnv;
+    /** Further Node flags for the server process. */
+    nodeArgs?: string[];
   },
 ): Promise<Child> {
   return startChild(
@@ -145,7 +147,10 @@ export function startBenchServer(
       DATA_DIR: options.dataDir,
       ...options.env,
     },
-    options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`] : [],
+    [
+      ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`] : []),
+      ...(options.nodeArgs ?? []),
+    ],
   );
 }
 
