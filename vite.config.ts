@@ -5,46 +5,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import pkg from './package.json' with { type: 'json' };
-
-/**
- * Lazy modules the home route loads right after its first render (the list's controls, row
- * toolbar, keyboard and actions). They stay out of the entry, so the first card does not wait
- * for them, but are preloaded beside it instead of waiting for that render to ask for them.
- */
-const HOME_ROUTE_LAZY_MODULES = [
-  'client/features/notes/ListControls.tsx',
-  'client/features/notes/ListKeyboard.tsx',
-  'client/features/notes/RowActions.tsx',
-  'client/features/notes/note-actions.ts',
-];
-
-function preloadHomeRouteChunks(): Plugin {
-  return {
-    name: 'margin:preload-home-route-chunks',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, { bundle }) {
-        if (!bundle) return;
-        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-        const entry = chunks.find((chunk) => chunk.isEntry);
-        const preloaded = new Set([entry?.fileName, ...(entry?.imports ?? [])]);
-        const files = new Set<string>();
-        for (const module of HOME_ROUTE_LAZY_MODULES) {
-          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(`/${module}`));
-          // A renamed or inlined module must not silently lose its preload.
-          if (!chunk) throw new Error(`preloadHomeRouteChunks: no chunk of its own for ${module}`);
-          for (const file of [chunk.fileName, ...chunk.imports]) if (!preloaded.has(file)) files.add(file);
-        }
-        return [...files].map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
-    },
-  };
-}
+import { homeRouteChunking, leanerModules, localeParts, preloadHomeRouteChunks } from './vite-chunks.ts';
 
 const ENTRY_SCRIPT = '<script type="module" crossorigin';
 
@@ -105,14 +66,18 @@ function precompressAssets(): Plugin {
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
-  plugins: [react(), asyncEntry(), preloadHomeRouteChunks(), precompressAssets()],
+  plugins: [react(), localeParts(), asyncEntry(), preloadHomeRouteChunks(), precompressAssets()],
   define: { __BUILD_VERSION__: JSON.stringify(pkg.version) },
+  resolve: { alias: leanerModules },
   build: {
     outDir: path.resolve(import.meta.dirname, process.env.MARGIN_CLIENT_DIST ?? 'dist/client'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
-    chunkSizeWarningLimit: 400,
+    chunkSizeWarningLimit: 500,
+    // Every browser es2022 names loads modulepreload links itself.
+    modulePreload: { polyfill: false },
+    rolldownOptions: homeRouteChunking,
   },
   server: {
     port: 5173,

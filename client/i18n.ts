@@ -2,25 +2,34 @@ import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { isLanguage, type Language, languageDirection, STORAGE_KEYS } from '../src/constants.ts';
 import { pickLanguage } from '../src/regions.ts';
-import { FIRST_LOAD_ENGLISH, type LoadedLater, laterEnglish } from './english.ts';
+import { firstScreenWords, type LaterNamespace } from './locale-chunks.ts';
 import { currentRegion } from './region.ts';
+import { SCREEN_WORDS, type Screen } from './screen-words.ts';
 
-// English ships in the main bundle (it is every key's fallback), but for the namespaces screens
-// bring with them (english.ts); the other 16 languages load on demand, each file whole.
-const lazyLocales = import.meta.glob<{ default: ResourceKey }>([
-  '../src/i18n/locales/*.json',
-  '!../src/i18n/locales/en.json',
-]);
+/** One namespace's words in `language`, from the chunk that knows where each one is. */
+async function laterWords(language: string, namespace: LaterNamespace): Promise<ResourceKey> {
+  const { laterWords: wordsOf } = await import('./later-locale-chunks.ts');
+  return wordsOf(language, namespace);
+}
 
-const lazyBackend: BackendModule = {
+/** The namespaces beyond the first screen's that the screens opened so far have asked for. */
+const wantedLater = new Set<LaterNamespace>();
+
+/** Every word of `language` the app has wanted so far: the first screen's and the screens' opened. */
+async function wantedWords(language: string): Promise<ResourceKey> {
+  const parts = await Promise.all([
+    firstScreenWords(language),
+    ...[...wantedLater].map((namespace) => laterWords(language, namespace)),
+  ]);
+  return Object.assign({}, ...parts);
+}
+
+const chunkedBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    if (language === 'en') return callback(null, FIRST_LOAD_ENGLISH);
-    const load = lazyLocales[`../src/i18n/locales/${language}.json`];
-    if (!load) return callback(null, {});
-    load().then(
-      (module) => callback(null, module.default),
+    wantedWords(language).then(
+      (words) => callback(null, words),
       (error: Error) => callback(error, null),
     );
   },
@@ -57,7 +66,7 @@ export async function initI18n(): Promise<typeof i18n> {
   bootLanguage = language;
   i18n.on('languageChanged', applyDocumentLanguage);
   await i18n
-    .use(lazyBackend)
+    .use(chunkedBackend)
     .use(initReactI18next)
     .init({
       lng: language,
@@ -78,17 +87,46 @@ export async function changeLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts for this tab only.
   }
+  // A language read before lacks the namespaces screens opened since (i18next reads it once).
+  if (i18n.hasResourceBundle(language, 'translation'))
+    i18n.addResourceBundle(language, 'translation', await wantedWords(language));
   await i18n.changeLanguage(language);
 }
 
+/** Loads of a namespace in a language, each made once (a failed one is tried again when asked). */
+const namespaceLoads = new Map<string, Promise<void>>();
+
+function addNamespace(language: string, namespace: LaterNamespace): Promise<void> {
+  const key = `${language} ${namespace}`;
+  let load = namespaceLoads.get(key);
+  if (!load) {
+    load = laterWords(language, namespace).then(
+      (words) => void i18n.addResourceBundle(language, 'translation', words),
+      (error: unknown) => {
+        namespaceLoads.delete(key);
+        throw error;
+      },
+    );
+    namespaceLoads.set(key, load);
+  }
+  return load;
+}
+
 /**
- * A module loaded on demand, once the English of its namespaces is in too: a screen's first render
- * has its words, in English or in the language whose missing keys fall back to it.
+ * The words `screen` shows (screen-words.ts) in the language the app reads in, added once they
+ * are in; a screen waits for them before its first render. Every locale has every key
+ * (test/unit/locales.test.ts), so English, the fallback, is not loaded beside another language.
  */
-export async function withEnglish<T>(module: Promise<T>, ...namespaces: LoadedLater[]): Promise<T> {
-  const [loaded, ...resources] = await Promise.all([module, ...namespaces.map(laterEnglish)]);
-  for (const [i, namespace] of namespaces.entries())
-    i18n.addResourceBundle('en', 'translation', { [namespace]: resources[i] }, true, false);
+export async function loadTranslations(screen: Screen): Promise<void> {
+  const namespaces: readonly LaterNamespace[] = SCREEN_WORDS[screen];
+  for (const namespace of namespaces) wantedLater.add(namespace);
+  const language = appLanguage() ?? 'en';
+  await Promise.all(namespaces.map((namespace) => addNamespace(language, namespace)));
+}
+
+/** A module loaded on demand, once the words of `screen` are in: its first render has them. */
+export async function withTranslations<T>(module: Promise<T>, screen: Screen): Promise<T> {
+  const [loaded] = await Promise.all([module, loadTranslations(screen)]);
   return loaded;
 }
 

@@ -1,31 +1,58 @@
 import { Activity, type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AppShell } from './features/shell/AppShell.tsx';
-import { withEnglish } from './i18n.ts';
+import { withTranslations } from './i18n.ts';
 import { HomePage } from './pages/HomePage.tsx';
 
-// Everything but the home page loads on demand, keeping the home route's JavaScript small.
-const DailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.DailyPage })));
-const PostDailyPage = lazy(() => import('./pages/DailyPage.tsx').then((m) => ({ default: m.PostDailyPage })));
-const LoginPage = lazy(() => import('./pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() =>
-  import('./pages/RegisterPage.tsx').then((m) => ({ default: m.RegisterPage })),
+// Everything but the home page loads on demand, keeping the home route's JavaScript small, each
+// page with the words it shows beyond the first screen's (screen-words.ts).
+const DailyPage = lazy(() =>
+  withTranslations(import('./pages/DailyPage.tsx'), 'daily').then((m) => ({
+    default: m.DailyPage,
+  })),
 );
-const ForgetPage = lazy(() => import('./pages/ForgetPage.tsx').then((m) => ({ default: m.ForgetPage })));
-const QrLoginPage = lazy(() => import('./pages/QrLoginPage.tsx').then((m) => ({ default: m.QrLoginPage })));
+const PostDailyPage = lazy(() =>
+  withTranslations(import('./pages/DailyPage.tsx'), 'daily').then((m) => ({
+    default: m.PostDailyPage,
+  })),
+);
+const LoginPage = lazy(() =>
+  withTranslations(import('./pages/LoginPage.tsx'), 'login').then((m) => ({
+    default: m.LoginPage,
+  })),
+);
+const RegisterPage = lazy(() =>
+  withTranslations(import('./pages/RegisterPage.tsx'), 'register').then((m) => ({
+    default: m.RegisterPage,
+  })),
+);
+const ForgetPage = lazy(() =>
+  withTranslations(import('./pages/ForgetPage.tsx'), 'forget').then((m) => ({
+    default: m.ForgetPage,
+  })),
+);
+const QrLoginPage = lazy(() =>
+  withTranslations(import('./pages/QrLoginPage.tsx'), 'qrLogin').then((m) => ({
+    default: m.QrLoginPage,
+  })),
+);
 const DeviceConfirmPage = lazy(() =>
-  withEnglish(import('./features/sync/DeviceConfirmPage.tsx'), 'sync').then((m) => ({
+  withTranslations(import('./features/sync/DeviceConfirmPage.tsx'), 'deviceConfirm').then((m) => ({
     default: m.DeviceConfirmPage,
   })),
 );
 const NotFoundPage = lazy(() =>
-  import('./pages/NotFoundPage.tsx').then((m) => ({ default: m.NotFoundPage })),
+  withTranslations(import('./pages/NotFoundPage.tsx'), 'notFound').then((m) => ({ default: m.NotFoundPage })),
 );
 const SettingsPage = lazy(() =>
-  import('./pages/settings/SettingsPage.tsx').then((m) => ({ default: m.SettingsPage })),
+  withTranslations(import('./pages/settings/SettingsPage.tsx'), 'settings').then((m) => ({
+    default: m.SettingsPage,
+  })),
 );
 const HighlightListPage = lazy(() =>
-  import('./features/highlights/HighlightListPage.tsx').then((m) => ({ default: m.HighlightListPage })),
+  withTranslations(import('./features/highlights/HighlightListPage.tsx'), 'highlightList').then((m) => ({
+    default: m.HighlightListPage,
+  })),
 );
 
 /** Spec: `/` (the notes list), `/daily` and `/postdaily` stay mounted when navigating away. */

@@ -1,6 +1,6 @@
 import { navigate } from 'wouter/use-browser-location';
 import { TOAST } from '../../src/constants.ts';
-import { i18n } from '../i18n.ts';
+import { i18n, loadTranslations } from '../i18n.ts';
 import { errorMessage, upgradePathOf } from './errors.ts';
 
 // sonner and the <Toasts/> outlet load with the first toast, keeping them out of the home route's
@@ -37,11 +37,18 @@ export const notify = {
     const message = i18n.t(messageKey, params);
     toastWith((toast) => toast(message, { duration: TOAST.defaultMs }));
   },
-  /** A PRO-only feature's refusal ("Only for PRO user", "Membership expired") offers Upgrade. */
+  /**
+   * A PRO-only feature's refusal ("Only for PRO user", "Membership expired") offers Upgrade. The
+   * error words load with the first error, not with the page.
+   */
   error(error: unknown, fallbackKey?: string) {
-    const message = errorMessage(error, i18n.t, fallbackKey);
-    const upgrade = upgradePathOf(error);
-    const action = upgrade && { label: i18n.t('membership.upgrade'), onClick: () => navigate(upgrade) };
-    toastWith((toast) => toast.error(message, { duration: TOAST.defaultMs, ...(action && { action }) }));
+    void loadTranslations('errorToast')
+      .catch(() => undefined)
+      .then(() => {
+        const message = errorMessage(error, i18n.t, fallbackKey);
+        const upgrade = upgradePathOf(error);
+        const action = upgrade && { label: i18n.t('membership.upgrade'), onClick: () => navigate(upgrade) };
+        toastWith((toast) => toast.error(message, { duration: TOAST.defaultMs, ...(action && { action }) }));
+      });
   },
 };

@@ -21,6 +21,7 @@ import {
 import { SearchBox } from '../features/notes/SearchBox.tsx';
 import { LazyReader } from '../features/reader/preload-reader.ts';
 import { readerPath } from '../features/reader/reader-links.ts';
+import { withTranslations } from '../i18n.ts';
 import { useTRPC } from '../trpc.ts';
 import '../styles/notes.css';
 
@@ -31,8 +32,12 @@ const FilterChips = lazy(() =>
 const ListControls = lazy(() =>
   import('../features/notes/ListControls.tsx').then((m) => ({ default: m.ListControls })),
 );
-const HighlightLinkResolver = lazy(() => import('../features/reader/HighlightLinkResolver.tsx'));
-const RecentDailyNotes = lazy(() => import('../features/daily/RecentDailyNotes.tsx'));
+const HighlightLinkResolver = lazy(() =>
+  withTranslations(import('../features/reader/HighlightLinkResolver.tsx'), 'highlightLink'),
+);
+const RecentDailyNotes = lazy(() =>
+  withTranslations(import('../features/daily/RecentDailyNotes.tsx'), 'recentDailyNotes'),
+);
 
 /**
  * Before React renders: the list `/?…` shows (none when it opens the reader), taken from

@@ -1,6 +1,7 @@
 import { type ClipboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { splitTypedUrls } from '../../../src/rules/note-url.ts';
+import { loadTranslations } from '../../i18n.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { useTRPCClient } from '../../trpc.ts';
 import { useNoteCache } from '../notes/note-cache.ts';
@@ -12,7 +13,7 @@ type QueueModule = typeof import('./SaveQueueList.tsx');
  * The "save a page" box: one address or several (pasted one per line), Save or Enter. Each
  * becomes an entry of the save queue below, saved a few at a time, so the box stays free for the
  * next; only what was queued leaves the box, and words that are no address stay with an error.
- * The queue and its list load with the first save.
+ * The queue and its list, and the error words, load with the first save.
  */
 export function SaveUrlForm() {
   const { t } = useTranslation();
@@ -20,28 +21,39 @@ export function SaveUrlForm() {
   const cache = useNoteCache();
   const id = useId();
   const [url, setUrl] = useState('');
+  /** The key of the error shown. */
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<{ List: QueueModule['SaveQueueList']; queue: SaveQueue } | null>(null);
   const queue = useRef<Promise<SaveQueue> | null>(null);
 
   function loadQueue(): Promise<SaveQueue> {
-    queue.current ??= import('./SaveQueueList.tsx').then((module) => {
-      const made = new module.SaveQueue(async (address) => {
-        const result = await client.notes.clip.mutate({ url: address });
-        cache.saved(result.note);
-        return result;
-      });
-      setShown({ List: module.SaveQueueList, queue: made });
-      return made;
-    });
+    queue.current ??= Promise.all([import('./SaveQueueList.tsx'), loadTranslations('saveQueue')]).then(
+      ([module]) => {
+        const made = new module.SaveQueue(async (address) => {
+          const result = await client.notes.clip.mutate({ url: address });
+          cache.saved(result.note);
+          return result;
+        });
+        setShown({ List: module.SaveQueueList, queue: made });
+        return made;
+      },
+    );
     return queue.current;
+  }
+
+  /** Shows an error once its words are in. */
+  function showError(key: string) {
+    void loadTranslations('saveQueue')
+      .catch(() => undefined)
+      .then(() => setError(key));
   }
 
   function submit() {
     const { urls, rest } = splitTypedUrls(url);
     if (!urls.length && !rest.length) return;
     setUrl(rest.join(' '));
-    setError(rest.length ? t('errors.urlInvalid') : null);
+    if (rest.length) showError('errors.urlInvalid');
+    else setError(null);
     if (!urls.length) return;
     loadQueue().then(
       (loaded) => loaded.add(urls),
@@ -49,7 +61,7 @@ export function SaveUrlForm() {
         // Offline before the queue ever loaded: the addresses go back into the box.
         queue.current = null;
         setUrl((now) => [...urls, now].filter(Boolean).join(' '));
-        setError(t('errors.network'));
+        showError('errors.network');
       },
     );
   }
@@ -103,7 +115,7 @@ export function SaveUrlForm() {
       </div>
       {error && (
         <p id={`${id}-error`} className="field-error" data-testid="save-url-error" role="alert">
-          {error}
+          {t(error)}
         </p>
       )}
       {shown && <shown.List queue={shown.queue} errorText={(error) => errorMessage(error, t)} />}

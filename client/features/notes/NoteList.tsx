@@ -5,6 +5,7 @@ import { NOTE_LIST_CHUNK } from '../../../src/constants.ts';
 import type { Flow, SortOrder, ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { withTranslations } from '../../i18n.ts';
 import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
 import { useTRPC } from '../../trpc.ts';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
@@ -16,7 +17,9 @@ import type { RowHandlers } from './row-handlers.ts';
 import { searchMatcher } from './search-hits.tsx';
 import { columnsFor, itemStyle, ROW_PITCH } from './view-layout.ts';
 
-const NoteDialogs = lazy(() => import('./NoteDialogs.tsx').then((m) => ({ default: m.NoteDialogs })));
+const NoteDialogs = lazy(() =>
+  withTranslations(import('./NoteDialogs.tsx'), 'noteDialogs').then((m) => ({ default: m.NoteDialogs })),
+);
 const ActionsHost = lazy(() => import('./note-actions.ts').then((m) => ({ default: m.NoteActionsHost })));
 const ListKeyboard = lazy(() => import('./ListKeyboard.tsx').then((m) => ({ default: m.ListKeyboard })));
 const BulkBar = lazy(() => import('./BulkBar.tsx').then((m) => ({ default: m.BulkBar })));

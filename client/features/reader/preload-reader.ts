@@ -1,15 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { parseDeepLink } from '../../../src/deep-link.ts';
-import { withEnglish } from '../../i18n.ts';
+import { withTranslations } from '../../i18n.ts';
 import { preloadable } from '../../lib/preloadable.tsx';
 import type { useTRPC } from '../../trpc.ts';
 
 /**
- * The reader's code (and the English of its tools) is split off the first load; on the reader's
+ * The reader's code (and its words) is split off the first load; on the reader's
  * address it is loaded up front.
  */
 export const LazyReader = preloadable(() =>
-  withEnglish(import('./Reader.tsx'), 'readerTools').then((m) => m.Reader),
+  withTranslations(import('./Reader.tsx'), 'reader').then((m) => m.Reader),
 );
 
 /**

@@ -2,11 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../components/icons/Icon.tsx';
+import { withTranslations } from '../../i18n.ts';
 import { loginPathFor, useMe } from '../auth/session.ts';
 
 // The menu (and Radix's dropdown with it) loads when it is first wanted: hovered, focused or
 // opened. Until then a plain button of the same look stands in for its trigger.
-const loadAccountMenu = () => import('../account/AccountMenu.tsx');
+const loadAccountMenu = () => withTranslations(import('../account/AccountMenu.tsx'), 'accountMenu');
 const AccountMenu = lazy(() => loadAccountMenu().then((m) => ({ default: m.AccountMenu })));
 
 /** "Sign in" when signed out; the nickname with its menu when signed in. */

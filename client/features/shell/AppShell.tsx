@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MOBILE_SIDEBAR_MAX } from '../../../src/constants.ts';
 import { Icon } from '../../components/icons/Icon.tsx';
-import { withEnglish } from '../../i18n.ts';
+import { withTranslations } from '../../i18n.ts';
 import { subscribeToExtensionMarks } from '../../lib/extension-marks.ts';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { currentRegionConfig } from '../../region.ts';
@@ -16,7 +16,7 @@ import { useSidebarStyle } from './sidebar-style.ts';
 
 const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
 const ExtensionUpdateBanner = lazy(() =>
-  withEnglish(import('../browser-extension/ExtensionUpdateBanner.tsx'), 'banner').then((m) => ({
+  withTranslations(import('../browser-extension/ExtensionUpdateBanner.tsx'), 'extensionBanner').then((m) => ({
     default: m.ExtensionUpdateBanner,
   })),
 );

@@ -5,6 +5,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { STORAGE_KEYS } from '../../../src/constants.ts';
 import { formatCount } from '../../../src/rules/format-count.ts';
 import { Icon, type IconName } from '../../components/icons/Icon.tsx';
+import { withTranslations } from '../../i18n.ts';
 import { useTRPC } from '../../trpc.ts';
 import { useMe } from '../auth/session.ts';
 import { useStoredList, writeStoredList } from '../notes/local-pref.ts';
@@ -13,9 +14,13 @@ import { NotesIcon } from '../notes/note-icons.tsx';
 import { filtersPath, readFilters, withFilters } from '../notes/note-list-url.ts';
 
 // Tag and folder management load when their section is first opened.
-const TagSection = lazy(() => import('../notes/TagSection.tsx').then((m) => ({ default: m.TagSection })));
+const TagSection = lazy(() =>
+  withTranslations(import('../notes/TagSection.tsx'), 'tagSection').then((m) => ({ default: m.TagSection })),
+);
 const FolderSection = lazy(() =>
-  import('../notes/FolderSection.tsx').then((m) => ({ default: m.FolderSection })),
+  withTranslations(import('../notes/FolderSection.tsx'), 'folderSection').then((m) => ({
+    default: m.FolderSection,
+  })),
 );
 
 function NavLink(props: {

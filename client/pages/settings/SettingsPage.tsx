@@ -6,7 +6,7 @@ import { loginPathFor, useMe } from '../../features/auth/session.ts';
 import { useMembershipSwitch } from '../../features/membership/use-membership-on.ts';
 import { appOfSettingsPage } from '../../features/sync/apps.ts';
 import { useSyncErrorMarks } from '../../features/sync/SyncErrorMark.tsx';
-import { withEnglish } from '../../i18n.ts';
+import { withTranslations } from '../../i18n.ts';
 import {
   SETTINGS_SECTIONS,
   type SettingsPage as SettingsPageName,
@@ -14,8 +14,8 @@ import {
 } from './settings-pages.ts';
 
 /**
- * The account screens, each loaded when first opened (with its English, where the main bundle
- * leaves it out). The rest are still placeholders.
+ * The account screens, each loaded when first opened with the words only it shows (the settings
+ * page brings those they share, screen-words.ts). The rest are still placeholders.
  */
 const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   user: lazy(() => import('./UserSettings.tsx').then((m) => ({ default: m.UserSettings }))),
@@ -26,10 +26,12 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
     import('./DeleteAccountSettings.tsx').then((m) => ({ default: m.DeleteAccountSettings })),
   ),
   synctoken: lazy(() =>
-    withEnglish(import('./SyncTokenSettings.tsx'), 'sync').then((m) => ({ default: m.SyncTokenSettings })),
+    withTranslations(import('./SyncTokenSettings.tsx'), 'syncTokenSettings').then((m) => ({
+      default: m.SyncTokenSettings,
+    })),
   ),
   openapi: lazy(() =>
-    withEnglish(import('./OpenApiSettings.tsx'), 'openapi', 'webhooks', 'sync').then((m) => ({
+    withTranslations(import('./OpenApiSettings.tsx'), 'openApiSettings').then((m) => ({
       default: m.OpenApiSettings,
     })),
   ),
@@ -37,39 +39,47 @@ const SCREENS: Partial<Record<SettingsPageName, ComponentType<{ me: Me }>>> = {
   paylog: lazy(() => import('./PaylogSettings.tsx').then((m) => ({ default: m.PaylogSettings }))),
   color: lazy(() => import('./ColorSettings.tsx').then((m) => ({ default: m.ColorSettings }))),
   extsettings: lazy(() =>
-    withEnglish(import('./ExtensionSettings.tsx'), 'extSettings').then((m) => ({
+    withTranslations(import('./ExtensionSettings.tsx'), 'extensionSettings').then((m) => ({
       default: m.ExtensionSettings,
     })),
   ),
   plugins: lazy(() =>
-    withEnglish(import('./PluginsSettings.tsx'), 'plugins', 'rateUs').then((m) => ({
+    withTranslations(import('./PluginsSettings.tsx'), 'pluginsSettings').then((m) => ({
       default: m.PluginsSettings,
     })),
   ),
   debuginfo: lazy(() =>
-    withEnglish(import('./DebugInfoSettings.tsx'), 'debugInfo', 'feedback').then((m) => ({
+    withTranslations(import('./DebugInfoSettings.tsx'), 'debugInfoSettings').then((m) => ({
       default: m.DebugInfoSettings,
     })),
   ),
   guide: lazy(() =>
-    withEnglish(import('./GuideSettings.tsx'), 'guide').then((m) => ({ default: m.GuideSettings })),
+    withTranslations(import('./GuideSettings.tsx'), 'guideSettings').then((m) => ({
+      default: m.GuideSettings,
+    })),
   ),
   changelog: lazy(() =>
-    withEnglish(import('./ChangelogSettings.tsx'), 'changelog').then((m) => ({
+    withTranslations(import('./ChangelogSettings.tsx'), 'changelogSettings').then((m) => ({
       default: m.ChangelogSettings,
     })),
   ),
   feedback: lazy(() =>
-    withEnglish(import('./FeedbackSettings.tsx'), 'feedback').then((m) => ({ default: m.FeedbackSettings })),
+    withTranslations(import('./FeedbackSettings.tsx'), 'feedbackSettings').then((m) => ({
+      default: m.FeedbackSettings,
+    })),
   ),
   rateus: lazy(() =>
-    withEnglish(import('./RateUsSettings.tsx'), 'rateUs').then((m) => ({ default: m.RateUsSettings })),
+    withTranslations(import('./RateUsSettings.tsx'), 'rateUsSettings').then((m) => ({
+      default: m.RateUsSettings,
+    })),
   ),
 };
 
 /** The five integration pages are one screen, drawn for the app the page names. */
 const IntegrationSettings = lazy(() =>
-  withEnglish(import('./IntegrationSettings.tsx'), 'sync').then((m) => ({ default: m.IntegrationSettings })),
+  withTranslations(import('./IntegrationSettings.tsx'), 'integrationSettings').then((m) => ({
+    default: m.IntegrationSettings,
+  })),
 );
 
 const PLAN_PAGES: readonly SettingsPageName[] = ['membership', 'paylog'];
