@@ -1,8 +1,9 @@
 // `npm run bench:counts [-- --sizes 200k,1m --runs 15 --http-only]`: the sidebar's counts as the client asks
 // for them, at 200,000 and at 1,000,000 notes with tags (issue 35: ≤ 20 ms at 200,000, and at
 // 1,000,000 within 2× of that). Each size is its own database (BENCH_COUNTS_200K_URL,
-// BENCH_COUNTS_1M_URL; default margin_bench_counts_200k / _1m on the local PostgreSQL), seeded
-// by seed.ts when it does not hold the bench user with that many notes, and migrated.
+// BENCH_COUNTS_1M_URL; default margin_bench_counts_200k / _1m on the local PostgreSQL), made by
+// library-sizes.ts when it does not hold the bench user with that many notes (200k seeded by
+// seed.ts, 1m grown from it in SQL), and migrated.
 // Over HTTP: the real server (production, no workers) in a child process, signed in with the
 // session cookie, and the sidebar's refresh as client/trpc.ts sends it: one batched GET of
 // notes.counts and notes.tags (the Tag section) through the streaming batch link, with a
@@ -12,91 +13,34 @@
 // the same numbers (a definition runs once), and the services' plans; at the first size what
 // the count triggers cost the writes. BENCH_ONE_PASS=1 adds the design the counters were weighed against: one pass over
 // covering partial indexes, index-only (it creates them in the bench database).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { createOrm, migrate } from '../../server/db/orm.ts';
+import type pg from 'pg';
 import { navCounts, navCountsSql } from '../../server/domain/notes/note-counts.ts';
 import { tagCounts } from '../../server/domain/notes/note-tags.ts';
 import { Flow, NoteKind } from '../../src/enums.ts';
 import { navCountsByDefinition, tagCountsByDefinition } from '../helpers/count-definitions.ts';
 import { openBenchUser, percentiles, time, toPg } from './bench-db.ts';
 import {
-  batchQueryUrl,
-  queryUrl,
-  ROOT,
-  rawRequest,
-  setBenchPassword,
-  signIn,
-  startBenchServer,
-  stopChild,
-} from './server-load.ts';
+  flag,
+  type HttpTimes,
+  parseSizes,
+  prepareDatabase,
+  type Size,
+  serveSize,
+  TIMING,
+  timeRequests,
+  urlOf,
+} from './library-sizes.ts';
+import { batchQueryUrl, queryUrl } from './server-load.ts';
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-const RUNS = Math.max(7, Number(flag('runs') ?? 15));
-const WARMUPS = 5;
+const { runs: RUNS, warmups: WARMUPS } = TIMING;
 const SERVER_PORT = 3941;
 const ONE_PASS = process.env.BENCH_ONE_PASS === '1';
 /** Only the HTTP figures (for a checkout without the counters' tables, as a baseline). */
 const HTTP_ONLY = process.argv.includes('--http-only');
-const SIZES = {
-  '200k': { notes: 200_000, highlights: 400_000 },
-  '1m': { notes: 1_000_000, highlights: 1_000_000 },
-} as const;
-type Size = keyof typeof SIZES;
-const sizes = (flag('sizes') ?? '200k,1m').split(',') as Size[];
-for (const size of sizes) if (!(size in SIZES)) throw new Error(`unknown size ${size}: 200k or 1m`);
-const urlOf = (size: Size) =>
-  process.env[`BENCH_COUNTS_${size.toUpperCase()}_URL`] ??
-  `postgres://postgres@127.0.0.1:5432/margin_bench_counts_${size}`;
-
-// --- the databases ----------------------------------------------------------------------------
-
-async function seededNotes(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-  } catch {
-    return 0; // no such database yet
-  }
-  try {
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int n from note where user_id = (select id from "user" where email = 'bench@example.test')`,
-    );
-    return rows[0]?.n ?? 0;
-  } catch {
-    return 0;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Seeds `url` with the size's notes and highlights unless it holds them, then migrates it. */
-async function prepareDatabase(size: Size, url: string): Promise<void> {
-  const { notes, highlights } = SIZES[size];
-  if ((await seededNotes(url)) < notes) {
-    console.log(`seeding ${notes} notes and ${highlights} highlights into ${url} …`);
-    const seed = spawn(
-      process.execPath,
-      [path.join(ROOT, 'test/bench/seed.ts'), '--pages', String(notes), '--highlights', String(highlights)],
-      { stdio: 'inherit', env: { ...process.env, BENCH_DATABASE_URL: url } },
-    );
-    const code = await new Promise<number | null>((resolve) => seed.once('exit', resolve));
-    if (code !== 0) throw new Error(`seeding failed (exit ${code})`);
-  }
-  const orm = await createOrm(url, { pool: { min: 1, max: 1 } });
-  try {
-    const applied = await migrate(orm);
-    if (applied.length) console.log(`migrated ${url}: ${applied.join(', ')}`);
-  } finally {
-    await orm.close();
-  }
-}
+const sizes = parseSizes(flag('sizes'));
 
 // --- in process -------------------------------------------------------------------------------
 
@@ -338,68 +282,22 @@ async function writeCosts(raw: pg.Client, userId: number): Promise<void> {
 
 // --- over HTTP --------------------------------------------------------------------------------
 
-interface HttpTimes {
-  median: number;
-  min: number;
-  max: number;
-}
-
-/** Median and range of `RUNS` answers to `url`, each read to its last byte, after warm-ups. */
-async function timeRequest(url: string, headers: Record<string, string>): Promise<HttpTimes> {
-  const samples: number[] = [];
-  for (let i = 0; i < WARMUPS + RUNS; i++) {
-    const started = performance.now();
-    const res = await rawRequest(SERVER_PORT, 'GET', url, headers);
-    const ms = performance.now() - started;
-    if (res.status !== 200 || res.body.includes('"error"')) {
-      throw new Error(`${url} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
-    }
-    if (i >= WARMUPS) samples.push(ms);
-  }
-  samples.sort((a, b) => a - b);
-  return {
-    median: samples[Math.floor(samples.length / 2)] as number,
-    min: samples[0] as number,
-    max: samples.at(-1) as number,
-  };
-}
-
 const SIDEBAR_URL = batchQueryUrl([
   ['notes.counts', undefined],
   ['notes.tags', undefined],
 ]);
 const COUNTS_URL = queryUrl('notes.counts', undefined);
 
-async function overHttp(url: string, work: string): Promise<{ sidebar: HttpTimes; counts: HttpTimes }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function overHttp(size: Size, work: string): Promise<{ sidebar: HttpTimes; counts: HttpTimes }> {
+  const { headers, stop } = await serveSize(size, SERVER_PORT, path.join(work, 'data'));
   try {
-    const { rows } = await client.query<{ id: string }>(
-      `select id from "user" where email = 'bench@example.test'`,
+    const [sidebar, counts] = await timeRequests(
+      [SIDEBAR_URL, COUNTS_URL].map((url) => ({ port: SERVER_PORT, url, headers })),
+      { runs: RUNS, warmups: WARMUPS },
     );
-    await setBenchPassword(client, Number(rows[0]?.id));
+    return { sidebar: sidebar as HttpTimes, counts: counts as HttpTimes };
   } finally {
-    await client.end();
-  }
-  const server = await startBenchServer(SERVER_PORT, {
-    redisPrefix: `bench-counts-${process.pid}`,
-    dataDir: path.join(work, 'data'),
-    env: { DATABASE_URL: url },
-  });
-  try {
-    // As client/trpc.ts sends queries: the streaming batch link (JSON lines), as a browser would.
-    const headers = {
-      cookie: await signIn(SERVER_PORT),
-      'x-lang': 'en',
-      'trpc-accept': 'application/jsonl',
-      'accept-encoding': 'gzip, deflate, br, zstd',
-    };
-    // Taking turns, so the machine's drift falls on both.
-    const sidebar = await timeRequest(SIDEBAR_URL, headers);
-    const counts = await timeRequest(COUNTS_URL, headers);
-    return { sidebar, counts };
-  } finally {
-    await stopChild(server);
+    await stop();
   }
 }
 
@@ -415,7 +313,7 @@ const results: {
 try {
   for (const [i, size] of sizes.entries()) {
     const url = urlOf(size);
-    await prepareDatabase(size, url);
+    await prepareDatabase(size);
     console.log(
       `\n=== ${size}: ${url}, load average ${os
         .loadavg()
@@ -423,7 +321,7 @@ try {
         .join(' ')}`,
     );
     const local = HTTP_ONLY ? { counts: Number.NaN, tags: Number.NaN } : await inProcess(url, i === 0);
-    const http = await overHttp(url, work);
+    const http = await overHttp(size, work);
     results.push({ size, ...http, inProcess: local });
   }
 } finally {
