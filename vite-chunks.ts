@@ -66,15 +66,8 @@ export const homeRouteChunking: RolldownOptions = {
   },
 };
 
-/**
- * Modules of packages replaced by smaller ones that do what the app uses of them: on React 19,
- * and react-i18next over the app's own translator (client/lib/translator.ts) instead of i18next.
- */
+/** Modules of packages replaced by smaller ones that do the same on React 19. */
 export const leanerModules = [
-  {
-    find: /^react-i18next$/,
-    replacement: path.resolve(import.meta.dirname, 'client/lib/react-translator.tsx'),
-  },
   {
     find: /^use-sync-external-store\/shim(\/index\.js)?$/,
     replacement: path.resolve(import.meta.dirname, 'client/lib/react-sync-external-store.ts'),

@@ -1,7 +1,7 @@
-import type { ResourceKey } from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { isLanguage, type Language, languageDirection, STORAGE_KEYS } from '../src/constants.ts';
 import { pickLanguage } from '../src/regions.ts';
-import { Translator, type Words } from './lib/translator.ts';
 import { firstScreenWords, type LaterNamespace } from './locale-chunks.ts';
 import { currentRegion } from './region.ts';
 import { SCREEN_WORDS, type Screen } from './screen-words.ts';
@@ -24,26 +24,16 @@ async function wantedWords(language: string): Promise<ResourceKey> {
   return Object.assign({}, ...parts);
 }
 
-/** The app's words; English is every key's fallback. */
-const i18n = new Translator('en');
-
-/** Reads of a language's first-screen words and those wanted so far, each made once. */
-const languageReads = new Map<string, Promise<void>>();
-
-function readLanguage(language: string): Promise<void> {
-  let read = languageReads.get(language);
-  if (!read) {
-    read = wantedWords(language).then(
-      (words) => i18n.addResourceBundle(language, words as Words),
-      (error: unknown) => {
-        languageReads.delete(language);
-        throw error;
-      },
+const chunkedBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    wantedWords(language).then(
+      (words) => callback(null, words),
+      (error: Error) => callback(error, null),
     );
-    languageReads.set(language, read);
-  }
-  return read;
-}
+  },
+};
 
 function readStoredLanguage(): string | null {
   try {
@@ -67,16 +57,26 @@ export function appLanguage(): string | undefined {
   return i18n.language || bootLanguage;
 }
 
-export async function initI18n(): Promise<Translator> {
+export async function initI18n(): Promise<typeof i18n> {
   const language = pickLanguage(
     currentRegion(),
     readStoredLanguage(),
     navigator.languages ?? [navigator.language],
   );
   bootLanguage = language;
-  i18n.onLanguageChanged(applyDocumentLanguage);
-  await Promise.all([readLanguage(language), readLanguage('en')]);
-  i18n.setLanguage(language);
+  i18n.on('languageChanged', applyDocumentLanguage);
+  await i18n
+    .use(chunkedBackend)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      fallbackLng: 'en',
+      supportedLngs: false,
+      load: 'currentOnly',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { useSuspense: false },
+    });
   applyDocumentLanguage(language);
   return i18n;
 }
@@ -87,12 +87,10 @@ export async function changeLanguage(language: Language): Promise<void> {
   } catch {
     // Private mode: the choice lasts for this tab only.
   }
-  // A language read before lacks the namespaces screens opened since.
-  if (languageReads.has(language)) {
-    await languageReads.get(language);
-    i18n.addResourceBundle(language, (await wantedWords(language)) as Words);
-  } else await readLanguage(language);
-  i18n.setLanguage(language);
+  // A language read before lacks the namespaces screens opened since (i18next reads it once).
+  if (i18n.hasResourceBundle(language, 'translation'))
+    i18n.addResourceBundle(language, 'translation', await wantedWords(language));
+  await i18n.changeLanguage(language);
 }
 
 /** Loads of a namespace in a language, each made once (a failed one is tried again when asked). */
@@ -103,7 +101,7 @@ function addNamespace(language: string, namespace: LaterNamespace): Promise<void
   let load = namespaceLoads.get(key);
   if (!load) {
     load = laterWords(language, namespace).then(
-      (words) => i18n.addResourceBundle(language, words as Words),
+      (words) => void i18n.addResourceBundle(language, 'translation', words),
       (error: unknown) => {
         namespaceLoads.delete(key);
         throw error;
