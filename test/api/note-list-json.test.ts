@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTRPCClient, httpBatchLink, httpBatchStreamLink } from '@trpc/client';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express } from 'express';
@@ -17,7 +15,7 @@ import { TRPC_MAX_BATCH_SIZE } from '../../src/http-limits.ts';
 import { newId } from '../../src/rules/id.ts';
 import { type NoteListInput, zNoteList } from '../../src/schemas/notes.ts';
 import { createTestDeps, type TestDeps } from '../helpers/deps.ts';
-import { type RunningServer, startServer } from '../helpers/http.ts';
+import { listenOnLoopback, type RunningServer, startServer } from '../helpers/http.ts';
 import { makeClippedNote } from '../helpers/notes.ts';
 import { signedInUser } from '../helpers/users.ts';
 
@@ -39,20 +37,6 @@ let folderId: string;
 let strangersFolderId: string;
 
 const DECLINED = 599;
-
-async function listen(handler: Express): Promise<RunningServer> {
-  const server: Server = handler.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Titles JSON must escape, or that only UTF-8 carries, with the field they test in the name. */
 const TITLES = [
@@ -141,12 +125,12 @@ async function viewJson(id: string): Promise<string> {
 beforeAll(async () => {
   deps = await createTestDeps();
   app = await startServer(deps);
-  fastOnly = await listen(
+  fastOnly = await listenOnLoopback(
     express().use('/trpc', jsonTextAnswers(deps), (_req, res) => {
       res.status(DECLINED).end('declined');
     }),
   );
-  trpcOnly = await listen(
+  trpcOnly = await listenOnLoopback(
     express().use(
       '/trpc',
       createExpressMiddleware({

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
 import { createApp } from '../../server/app.ts';
 import type { AppDeps } from '../../server/deps.ts';
 
@@ -9,8 +10,13 @@ export interface RunningServer {
 }
 
 /** The real app on an ephemeral loopback port (for browsers and raw HTTP clients). */
-export async function startServer(deps: AppDeps): Promise<RunningServer> {
-  const server: Server = createApp(deps).listen(0, '127.0.0.1');
+export function startServer(deps: AppDeps): Promise<RunningServer> {
+  return listenOnLoopback(createApp(deps));
+}
+
+/** An Express app (or part of one) on an ephemeral loopback port. */
+export async function listenOnLoopback(handler: Express): Promise<RunningServer> {
+  const server: Server = handler.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return {
