@@ -21,8 +21,8 @@ import {
   ensureSeeded,
   LIST_LIMIT,
   NOTE_LIST_INPUT,
+  productNodeArgs,
   queryUrl,
-  ROOT,
   rawRequest,
   setBenchPassword,
   signIn,
@@ -43,18 +43,6 @@ const CONNECTIONS = Number(flag('connections') ?? 50);
 const WARMUP_REQUESTS = Number(flag('warmup') ?? 200);
 const WITH_GZIP = process.argv.includes('--gzip');
 const STREAM_QUERIES = !process.argv.includes('--no-stream');
-/**
- * The server's Node flags: those `npm run server` starts it with (package.json), unless
- * `--node-args` gives others ("" for none).
- */
-function productNodeArgs(): string[] {
-  const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<
-    string,
-    string
-  >;
-  const words = (scripts.server ?? '').split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('server/main.ts'));
-}
 const NODE_ARGS = flag('node-args')?.split(' ').filter(Boolean) ?? productNodeArgs();
 const SNAPSHOT_DIR = flag('heap-snapshot');
 const SAMPLE_MS = 100;

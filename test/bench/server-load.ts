@@ -128,7 +128,7 @@ export function startBenchServer(
     dataDir: string;
     cpuProfDir?: string | undefined;
     env?: NodeJS.ProcessEnv;
-    /** Further Node flags for the server process. */
+    /** The server process's Node flags: by default those it ships with (`productNodeArgs`). */
     nodeArgs?: string[];
   },
 ): Promise<Child> {
@@ -149,9 +149,19 @@ export function startBenchServer(
     },
     [
       ...(options.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`] : []),
-      ...(options.nodeArgs ?? []),
+      ...(options.nodeArgs ?? productNodeArgs()),
     ],
   );
+}
+
+/** The Node flags `npm run server` starts the server with (package.json), so benches time what ships. */
+export function productNodeArgs(): string[] {
+  const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<
+    string,
+    string
+  >;
+  const words = (scripts.server ?? '').split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('server/main.ts'));
 }
 
 export async function stopChild(child: Child): Promise<void> {
