@@ -100,10 +100,14 @@ export function Reader({ noteId, onBack }: { noteId: string; onBack(): void }) {
     if (note) cache.changed(summaryOf(note));
   }, [note, cache]);
   // Each note opens at its top (the home page remounts the reader per note id), unless a link
-  // points at one of its highlights.
+  // points at one of its highlights. Once: effects run again when a hidden <Activity> around the
+  // reader shows it again, and by then the reader may have been placed where reading stopped.
   const opensAtHighlight = useRef(linksToHighlight);
+  const openedAtTop = useRef(false);
   useEffect(() => {
-    if (!opensAtHighlight.current) window.scrollTo(0, 0);
+    if (openedAtTop.current || opensAtHighlight.current) return;
+    openedAtTop.current = true;
+    window.scrollTo(0, 0);
   }, []);
   // Then where it was left, on this device or another (after the scroll above: effects run in order).
   const readFraction = useReadingProgress(contentRef, note, !opensAtHighlight.current);
