@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useAfterFirstFrame } from '../lib/first-frame.ts';
 import { type DateStyle, formatDate, formatDay } from '../lib/format-date.ts';
 import { uiLanguageAttributes } from '../lib/language-attributes.ts';
 
@@ -9,13 +10,24 @@ type When = { date: Date | number; style?: DateStyle } | { day: string; style?: 
  * Latin site name or a number, or inside an article of the other direction, its digits and
  * separators keep their order (an Arabic "١٢‏/٩‏/٢٠٢٥" is not read as two numbers).
  */
-export function LocalTime(props: When & { className?: string; title?: string; testId?: string }) {
+export function LocalTime(
+  props: When & {
+    className?: string;
+    title?: string;
+    testId?: string;
+    /** Written after the page's first frame (client/lib/first-frame.ts): for the first screen's dates. */
+    deferred?: boolean;
+  },
+) {
   const { i18n } = useTranslation();
   const language = i18n.language;
-  const [text, machine] =
-    'day' in props
-      ? [formatDay(props.day, language, props.style), props.day]
-      : [formatDate(props.date, language, props.style), new Date(props.date).toISOString()];
+  const written = useAfterFirstFrame() || !props.deferred;
+  const machine = 'day' in props ? props.day : new Date(props.date).toISOString();
+  const text = !written
+    ? ''
+    : 'day' in props
+      ? formatDay(props.day, language, props.style)
+      : formatDate(props.date, language, props.style);
   return (
     <time
       dateTime={machine}

@@ -1,4 +1,4 @@
-import { type RefObject, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { partitionPoint } from '../../src/sorted-search.ts';
 
 export interface RowWindow {
@@ -57,7 +57,9 @@ export function useWindowedRows<List extends HTMLElement = HTMLDivElement>(
   );
   const totalHeight = offsets ? offsets[rowCount]! : rowCount * rowHeight;
 
-  useLayoutEffect(() => {
+  // A passive effect: measuring the list (a forced layout) waits until the frame that shows its
+  // first rows has painted; those (from the top, as the page loads) need no measure.
+  useEffect(() => {
     const element = ref.current;
     if (!element) return;
     const box = scroller?.current ?? null;

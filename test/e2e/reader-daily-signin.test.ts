@@ -318,8 +318,10 @@ describe('dates in Arabic read in order', () => {
       unicodeBidi: 'isolate',
       direction: 'ltr',
     });
-    await expect(bidiOf(date)).resolves.toEqual({
-      text: await expected(stored.createdAt),
+    // A card's date is written just after the first frame (client/lib/first-frame.ts).
+    const createdText = await expected(stored.createdAt);
+    await expect.poll(() => bidiOf(date), UI_WAIT).toEqual({
+      text: createdText,
       direction: 'rtl',
       unicodeBidi: 'isolate',
       lang: 'ar',

@@ -125,7 +125,7 @@ export const NoteListItem = memo(function NoteListItem(props: {
         <p className="note-item-meta">
           <span dir="auto">{site}</span>
           <span aria-hidden="true"> · </span>
-          <LocalTime date={note.createdAt} />
+          <LocalTime date={note.createdAt} deferred />
           {note.highlightCount > 0 && (
             <span
               className="note-item-count"
