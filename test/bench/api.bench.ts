@@ -24,6 +24,7 @@ import {
   type Child,
   cpuMsOf,
   ensureSeeded,
+  flag,
   LIST_LIMIT,
   mutationBody,
   NOTE_LIST_INPUT,
@@ -38,10 +39,6 @@ import {
 
 const SERVER_PORT = 3931;
 const BARE_PORT = 3932;
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 /** What Chromium sends (the server picks brotli when it may); --encoding identity: no compression. */
 const ACCEPT_ENCODING = flag('encoding') ?? 'gzip, deflate, br, zstd';

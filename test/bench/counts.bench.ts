@@ -23,7 +23,6 @@ import { Flow, NoteKind } from '../../src/enums.ts';
 import { navCountsByDefinition, tagCountsByDefinition } from '../helpers/count-definitions.ts';
 import { openBenchUser, percentiles, time, toPg } from './bench-db.ts';
 import {
-  flag,
   type HttpTimes,
   parseSizes,
   prepareDatabase,
@@ -33,7 +32,7 @@ import {
   timeRequests,
   urlOf,
 } from './library-sizes.ts';
-import { batchQueryUrl, queryUrl } from './server-load.ts';
+import { batchQueryUrl, flag, queryUrl } from './server-load.ts';
 
 const { runs: RUNS, warmups: WARMUPS } = TIMING;
 const SERVER_PORT = 3941;

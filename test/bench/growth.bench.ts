@@ -22,7 +22,6 @@ import { parseSearchQuery } from '../../src/rules/search-query.ts';
 import type { NoteListInput } from '../../src/schemas/notes.ts';
 import { toPg } from './bench-db.ts';
 import {
-  flag,
   type HttpTimes,
   parseSizes,
   prepareDatabase,
@@ -33,7 +32,7 @@ import {
   timeRequests,
   urlOf,
 } from './library-sizes.ts';
-import { NOTE_LIST_INPUT, queryUrl } from './server-load.ts';
+import { flag, NOTE_LIST_INPUT, queryUrl } from './server-load.ts';
 
 const { runs: RUNS, warmups: WARMUPS } = TIMING;
 const SERVER_PORT = 3943;

@@ -34,6 +34,7 @@ import { waitFor } from '../helpers/wait.ts';
 import {
   BENCH_URL,
   ensureSeeded,
+  flag,
   mutationBody,
   NOTE_LIST_INPUT,
   queryUrl,
@@ -49,10 +50,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REDIS_PREFIX = `bench-hostile-${process.pid}`;
 const METRICS_TOKEN = `bench-${randomBytes(16).toString('hex')}`;
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const SECONDS = Number(flag('seconds') ?? 5);
 const CONNECTIONS = (flag('connections') ?? '1,10').split(',').map(Number);
 const WARMUP_SECONDS = 2;

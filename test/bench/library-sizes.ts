@@ -17,13 +17,15 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createOrm, migrate } from '../../server/db/orm.ts';
-import { ROOT, rawRequest, setBenchPassword, signIn, startBenchServer, stopChild } from './server-load.ts';
-
-/** A `--name value` argument of the bench's command line. */
-export function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+import {
+  flag,
+  ROOT,
+  rawRequest,
+  setBenchPassword,
+  signIn,
+  startBenchServer,
+  stopChild,
+} from './server-load.ts';
 
 /** How many answers are timed (`--runs`, at least 7; 15 unless told) after how many warm-ups. */
 export const TIMING = { runs: Math.max(7, Number(flag('runs') ?? 15)), warmups: 5 } as const;

@@ -19,6 +19,7 @@ import {
   BENCH_URL,
   cpuMsOf,
   ensureSeeded,
+  flag,
   LIST_LIMIT,
   NOTE_LIST_INPUT,
   productNodeArgs,
@@ -32,11 +33,6 @@ import {
 
 const SERVER_PORT = 3941;
 const METRICS_TOKEN = 'bench-memory-metrics-token-0123456789';
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const SECONDS = Number(flag('seconds') ?? 20);
 const CONNECTIONS = Number(flag('connections') ?? 50);

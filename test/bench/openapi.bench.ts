@@ -28,6 +28,7 @@ import {
   type Child,
   cpuMsOf,
   ensureSeeded,
+  flag,
   LIST_LIMIT,
   NOTE_LIST_INPUT,
   PAGES,
@@ -44,10 +45,6 @@ const TOKEN_NAME = 'bench-openapi';
 /** The bench server runs with membership off: everyone has the API. */
 const OPEN_TO_ALL = { membership: false, membershipConfig: DEFAULT_MEMBERSHIP_CONFIG };
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 const SECONDS = Number(flag('seconds') ?? 5);
 const ROUNDS = Number(flag('rounds') ?? 3);
 const WARMUP_SECONDS = Number(flag('warmup') ?? 2);

@@ -13,6 +13,12 @@ import { SortOrder } from '../../src/enums.ts';
 import { portAnswers } from '../helpers/processes.ts';
 import { waitFor } from '../helpers/wait.ts';
 
+/** A `--name value` argument of the bench's command line. */
+export function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const BENCH_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/margin_bench_api';
