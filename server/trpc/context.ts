@@ -17,8 +17,23 @@ export interface Context extends AppDeps {
   em?: EntityManager;
 }
 
+/**
+ * Made once per request: the note list's JSON-text front (json-text-answers.ts) signs the caller
+ * in, and tRPC, which answers what that front passes on, reuses it.
+ */
+const contexts = new WeakMap<Request, Promise<Context>>();
+
 /** A request's context: who its session cookie signs in, and where the request comes from. */
-export async function requestContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
+export function requestContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
+  let context = contexts.get(req);
+  if (!context) {
+    context = signInRequest(deps, req, res);
+    contexts.set(req, context);
+  }
+  return context;
+}
+
+async function signInRequest(deps: AppDeps, req: Request, res: Response): Promise<Context> {
   const signedIn = await findSignedIn(deps.orm.em.fork(), sessionToken(req));
   return {
     ...deps,

@@ -69,7 +69,8 @@ function singleCallInput(url: string): unknown {
  * Answers a lone GET of a JSON-text query (the note list's pages as the client scrolls) with the
  * text PostgreSQL wrote, in tRPC's wire format, so its rows are never parsed, checked and
  * serialised again in JS. It runs after the /trpc limits (batch size, input depth) and the
- * app-wide middleware, and signs the caller in as tRPC's context does. Anything else, and any
+ * app-wide middleware, and signs the caller in with tRPC's own context (made once per request,
+ * so a call passed on is not signed in twice). Anything else, and any
  * call that is refused or fails (not signed in, bad input, a bad cursor, a folder not found),
  * goes on to tRPC untouched, which answers it as always, with its errors: these are reads, so
  * asking again has no effect.
