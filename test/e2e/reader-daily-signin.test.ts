@@ -320,12 +320,14 @@ describe('dates in Arabic read in order', () => {
     });
     // A card's date is written just after the first frame (client/lib/first-frame.ts).
     const createdText = await expected(stored.createdAt);
-    await expect.poll(() => bidiOf(date), UI_WAIT).toEqual({
-      text: createdText,
-      direction: 'rtl',
-      unicodeBidi: 'isolate',
-      lang: 'ar',
-    });
+    await expect
+      .poll(() => bidiOf(date), UI_WAIT)
+      .toEqual({
+        text: createdText,
+        direction: 'rtl',
+        unicodeBidi: 'isolate',
+        lang: 'ar',
+      });
     await expect(date.getAttribute('datetime')).resolves.toBe(stored.createdAt.toISOString());
     // Right to left: the site name first (rightmost), then the date; in the date the day, then the year.
     const [siteBox, dateBox] = [await site.boundingBox(), await date.boundingBox()];
