@@ -101,3 +101,44 @@ test('upgrade: highlight ids per owner, unguessable daily ids, unique folder nam
     ),
   ).rejects.toThrow(/note_daily_main_unique/);
 });
+
+test('upgrade: a note tagged only through its highlights leaves No Tag, and the counters follow its highlights after', async () => {
+  const old = await createEmptyTestDatabase();
+  const before = await createOrm(old.url, { pool: { min: 0, max: 2 } });
+  try {
+    await before.migrator.up({ to: 'Migration20261203100000_tag_counts' });
+    const sql = before.em.getConnection();
+    await sql.execute(
+      `insert into "user" ("id", "nickname", "account_id", "created_at", "updated_at")
+       values (9, 'c', 'MAAAAAAAA3', now(), now())`,
+    );
+    await sql.execute(
+      `insert into "note" ("id", "user_id", "kind", "title", "created_at", "updated_at")
+       values ('untaggedNote0001', 9, 1, 'Plain', now(), now()),
+              ('tagsOnHighlights', 9, 1, 'Tagged by a highlight', now(), now()),
+              ('taggedItself0001', 9, 1, 'Tagged itself', now(), now())`,
+    );
+    await sql.execute(`update "note" set "tags" = '{own}' where "id" = 'taggedItself0001'`);
+    await sql.execute(
+      `insert into "highlight" ("id", "user_id", "note_id", "text", "tags", "created_at", "updated_at")
+       values ('highlightTagged1', 9, 'tagsOnHighlights', 'a passage', '{river}', now(), now())`,
+    );
+    const untagged = async () =>
+      (
+        await sql.execute<{ untagged: number }[]>(`select "untagged" from "note_count" where "user_id" = 9`)
+      )[0]?.untagged;
+    expect(await untagged()).toBe(2); // the old definition: the note's own tags only
+
+    await before.migrator.up();
+    expect(await untagged()).toBe(1);
+    await sql.execute(`update "highlight" set "tags" = '{}' where "id" = 'highlightTagged1'`);
+    expect(await untagged()).toBe(2);
+    await sql.execute(`update "highlight" set "tags" = '{sea}' where "id" = 'highlightTagged1'`);
+    expect(await untagged()).toBe(1);
+    await sql.execute(`delete from "highlight" where "id" = 'highlightTagged1'`);
+    expect(await untagged()).toBe(2);
+  } finally {
+    await before.close();
+    await old.drop();
+  }
+});
