@@ -23,6 +23,7 @@ interface NoteFields {
   clipStatus?: number;
   highlightCount?: number;
   siteName?: string;
+  url?: string;
 }
 
 /** A clipped note made straight in the database, then given what the test needs of its row. */
@@ -43,6 +44,7 @@ async function makeNote(user: SignedInUser, title: string, fields: NoteFields = 
       clipStatus: fields.clipStatus ?? ClipStatus.done,
       clipError: fields.clipStatus === ClipStatus.failed ? 'fetch:http_status' : null,
       highlightCount: fields.highlightCount ?? 0,
+      ...(fields.url && { url: fields.url }),
     },
   );
   return note;
@@ -86,7 +88,11 @@ describe('the library’s views in Chromium', () => {
       tags: ['nature'],
     });
     const plain = await makeNote(user, 'A page with no picture at all and a title long enough to wrap twice');
-    for (let i = 0; i < 5; i++) await makeNote(user, `Filler ${i}`);
+    const addressed = [
+      await makeNote(user, 'On a server at home', { url: 'http://192.168.1.20/notes/today' }),
+      await makeNote(user, 'On a server by IPv6', { url: 'http://[2001:db8::7]:8080/page' }),
+    ];
+    for (let i = 0; i < 3; i++) await makeNote(user, `Filler ${i}`);
     const { context, page, errors } = await app.signIn('/', { user });
     await chooseView(page, 'card');
     const list = page.getByTestId('note-list');
@@ -135,6 +141,13 @@ describe('the library’s views in Chromium', () => {
     // No picture: a placeholder with the site's initial in its place.
     expect(await plainCard.locator('.note-item-cover img').count()).toBe(0);
     await expect(plainCard.locator('.note-item-initial').textContent()).resolves.toBe('P');
+    // A page of an address (every one would show "1" or "["): a neutral glyph, no character.
+    for (const note of addressed) {
+      const initial = row(page, note.id).locator('.note-item-initial');
+      await expect(initial.getAttribute('data-glyph')).resolves.toBe('globe');
+      await expect(initial.textContent()).resolves.toBe('');
+      expect(await initial.locator('svg').count()).toBe(1);
+    }
 
     // The checkbox: hidden until hover, then on the picture's corner, clear of every text.
     const check = plainCard.getByTestId('note-select');

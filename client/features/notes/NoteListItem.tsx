@@ -23,13 +23,20 @@ function siteOf(note: NoteSummary): string {
   }
 }
 
+/** A host written as an address (IPv4, or IPv6 in brackets as URL.hostname gives it) names no site. */
+const ADDRESS_HOST = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[\da-f:.]+\])$/i;
+
 /** A card's picture: the note's lead image over a placeholder in the site's own hue and initial. */
 function NoteCover({ note, site }: { note: NoteSummary; site: string }) {
   let hue = 0;
   for (const char of site) hue = (hue * 31 + (char.codePointAt(0) ?? 0)) % 360;
+  // Every page of an address would show its first digit: a neutral glyph instead.
+  const initial = ADDRESS_HOST.test(site) ? null : Array.from(site)[0]?.toUpperCase();
   return (
     <div className="note-item-cover" style={{ '--cover-hue': hue } as CSSProperties} aria-hidden="true">
-      <span className="note-item-initial">{Array.from(site)[0]?.toUpperCase()}</span>
+      <span className="note-item-initial" data-glyph={initial ? undefined : 'globe'}>
+        {initial ?? <Icon name="globe" size={40} strokeWidth={1.4} />}
+      </span>
       {note.image && <Thumb src={note.image} />}
     </div>
   );
