@@ -288,7 +288,10 @@ try {
   console.log(`${NOTES} notes, ${HIGHLIGHTS} highlights; NODE_ENV=production`);
   for (const [t, target] of targets.entries()) {
     console.log(`\n# ${target.label} (:${target.port})`);
-    report('browser cache warm (a new tab in the same browser: the figure of the issue)', warm[t] ?? []);
+    report(
+      'browser cache warm, each load in a new tab of the same browser (a returning user)',
+      warm[t] ?? [],
+    );
     report('browser cache warm, the same tab navigated again', reloaded[t] ?? []);
     report('browser cache cold (fresh context)', cold[t] ?? []);
   }
