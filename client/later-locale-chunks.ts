@@ -98,6 +98,10 @@ const LATER = {
     query: '?ns=readerTools&lang.json',
     import: 'default',
   }),
+  listKeys: import.meta.glob<ResourceKey>('../src/i18n/locales/*.json', {
+    query: '?ns=listKeys&lang.json',
+    import: 'default',
+  }),
 } satisfies Record<LaterNamespace, Chunks>;
 
 /** One namespace's words in `language`, as `{ [namespace]: … }` ({} for a language with no file). */

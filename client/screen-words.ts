@@ -43,6 +43,7 @@ export const SCREEN_WORDS = {
   noteDialogs: ['errors'],
   highlightLink: ['highlights', 'errors'],
   recentDailyNotes: ['daily'],
+  listShortcuts: ['listKeys'],
   // The save box's queue and its errors.
   saveQueue: ['errors'],
   // A refusal's toast, which may offer Upgrade.

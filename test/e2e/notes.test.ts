@@ -185,6 +185,46 @@ describe('the note list in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  test('? on the list shows its keys in the reader’s language; Esc closes it; typed in the search box it is a character', async () => {
+    const user = await app.user();
+    await makeNote(user.user, 'Gamma harbours', 'Boats at rest.');
+    for (const [locale, title, next] of [
+      ['en-US', 'Keyboard shortcuts', 'Next note'],
+      ['zh-CN', '键盘快捷键', '下一条'],
+    ] as const) {
+      const { page, context, errors } = await app.signIn('/', { user, locale });
+      await page.getByTestId('note-item').first().waitFor();
+      // The list's keys arrive just after its first render: pressed until they answer (with
+      // the sheet open, `?` does nothing more).
+      const sheet = page.getByTestId('shortcut-sheet');
+      await expect
+        .poll(
+          async () => {
+            await page.keyboard.press('?');
+            return sheet.count();
+          },
+          { timeout: UI_WAIT_MS },
+        )
+        .toBe(1);
+      await expect.poll(() => sheet.getByRole('heading').textContent(), { timeout: UI_WAIT_MS }).toBe(title);
+      const rows = await sheet.getByTestId('shortcut-row').allTextContents();
+      expect(rows).toHaveLength(6);
+      expect(rows[0]).toBe(`↓${next}`);
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+      // In the search box `?` is typed, not a shortcut.
+      const search = page.getByRole('searchbox');
+      if (await search.isVisible()) {
+        await search.click();
+        await page.keyboard.press('?');
+        await expect(search.inputValue()).resolves.toBe('?');
+        expect(await sheet.count()).toBe(0);
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('a 360 px phone: the drawer navigates, the search folds into an icon', async () => {
     const user = await app.user();
     await makeNote(user.user, 'Phone one', 'Small screens.', { flow: Flow.later });

@@ -5,7 +5,7 @@ import { isTypingTarget } from '../../lib/keys.ts';
 import { CurrentHighlight } from './CurrentHighlight.tsx';
 import { highlightRects, type PaintedHighlights } from './painted-highlights.ts';
 import { readerView, useReaderView } from './reader-view.ts';
-import { ShortcutSheet } from './ShortcutSheet.tsx';
+import { ReaderShortcutSheet } from './ShortcutSheet.tsx';
 
 /** A selection in the article's text, which Esc drops first (the highlight layer's key). */
 function selectsIn(root: HTMLElement | null): boolean {
@@ -113,7 +113,7 @@ export function ReaderKeys({
           <Icon name="leaveFocus" />
         </button>
       )}
-      {shortcuts && <ShortcutSheet onClose={() => readerView.setShortcuts(false)} />}
+      {shortcuts && <ReaderShortcutSheet onClose={() => readerView.setShortcuts(false)} />}
     </>
   );
 }
