@@ -71,5 +71,11 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** Browser tests need the production client; build it if this run has not. */
 export function ensureClientBuilt(): void {
   if (fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) return;
-  execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build'], { cwd: root, stdio: 'ignore' });
+  // As `npm test` and `npm start` build it: under vitest NODE_ENV is `test`, which would give
+  // Vite React's development build (StrictMode runs every effect twice).
+  execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
