@@ -20,6 +20,7 @@ const BROWSERS: [RegExp, string][] = [
   [/UCBrowser\//, 'UC Browser'],
   [/MQQBrowser\/|QQBrowser\//, 'QQ Browser'],
   [/Firefox\/|FxiOS\//, 'Firefox'],
+  [/HeadlessChrome\//, 'Headless Chrome'],
   [/\bChrome\/|CriOS\//, 'Chrome'],
   [/Version\/[\d.]+.*Safari\//, 'Safari'],
 ];

@@ -18,6 +18,12 @@ const AGENTS: [string, string | null, string | null][] = [
     'Chrome',
     'Linux',
   ],
+  // Chromium run headless (scripts, tests, a scheduled job signing in): named, not "unknown".
+  [
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',
+    'Headless Chrome',
+    'Linux',
+  ],
   [
     'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
     'Chrome',
