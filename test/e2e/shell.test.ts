@@ -67,6 +67,21 @@ describe('app shell in Chromium', () => {
     await page.context().close();
   });
 
+  test('the top bar is opaque in both themes: text scrolled beneath it never shows through', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page } = await app.open('/', { colorScheme });
+      const topbar = page.locator('.topbar');
+      await topbar.waitFor();
+      const style = await topbar.evaluate((el) => {
+        const computed = getComputedStyle(el);
+        return { background: computed.backgroundColor, filter: computed.backdropFilter };
+      });
+      const body = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect({ colorScheme, ...style }).toEqual({ colorScheme, background: body, filter: 'none' });
+      await page.context().close();
+    }
+  });
+
   test('switching the language changes the page text, the direction for Arabic, and is remembered', async () => {
     const { page } = await app.open('/login');
     await page.getByTestId('language-select').selectOption('de');
