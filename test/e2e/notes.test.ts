@@ -279,6 +279,36 @@ describe('the note list in Chromium', () => {
       await page.locator('[data-testid="note-item"][data-index="9999"] .note-item-title').textContent(),
     ).toBe('Bulk page 10000');
     expect(await page.getByTestId('note-item').count()).toBeLessThan(200);
+
+    // A selection's bar, at the end of the list: below the last row (a click on the row reaches
+    // it), and within the list's column, clear of the sidebar.
+    await last.locator('[data-testid="note-select"]').check();
+    const bar = page.getByTestId('bulk-bar');
+    await bar.locator('[data-count="1"]').waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const box = async (selector: string) => page.locator(selector).first().boundingBox();
+    await expect
+      .poll(async () => {
+        const [row, barBox] = [await last.boundingBox(), await bar.boundingBox()];
+        return row && barBox ? barBox.y >= row.y + row.height : false;
+      })
+      .toBe(true);
+    const [barBox, sidebar, listBox] = [
+      await bar.boundingBox(),
+      await box('.sidebar'),
+      await list.boundingBox(),
+    ];
+    expect(barBox && sidebar && barBox.x >= sidebar.x + sidebar.width).toBe(true);
+    expect(barBox && listBox && barBox.x + barBox.width <= listBox.x + listBox.width + 1).toBe(true);
+    // Away from the end, the bar stays at the foot of the screen.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect
+      .poll(async () => {
+        const at = await bar.boundingBox();
+        const height = await page.evaluate(() => window.innerHeight);
+        return at ? at.y + at.height <= height && at.y + at.height > height - 64 : false;
+      })
+      .toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

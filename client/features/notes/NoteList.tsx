@@ -154,17 +154,6 @@ export function NoteList(props: {
           clear={() => setSelected(new Set())}
         />
       </Suspense>
-      {actions && selected.size > 0 && (
-        <Suspense fallback={null}>
-          <BulkBar
-            ids={[...selected]}
-            inTrash={inTrash}
-            actions={actions}
-            onDialog={setDialog}
-            onClear={() => setSelected(new Set())}
-          />
-        </Suspense>
-      )}
       <div
         ref={rows.ref}
         className="note-list-window"
@@ -201,6 +190,19 @@ export function NoteList(props: {
         </ul>
       </div>
       {isFetchingNextPage && <p className="muted note-list-loading">{t('app.loading')}</p>}
+      {/* After the list, sticky to the screen's foot: at the end of the list it stands below the
+          last row instead of over it, and it stays within the list's column. */}
+      {actions && selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar
+            ids={[...selected]}
+            inTrash={inTrash}
+            actions={actions}
+            onDialog={setDialog}
+            onClear={() => setSelected(new Set())}
+          />
+        </Suspense>
+      )}
       {actions && dialog && (
         <Suspense fallback={null}>
           <NoteDialogs
