@@ -287,11 +287,17 @@ describe('the library’s views in Chromium', () => {
       await expect.poll(() => heading.textContent(), { timeout: UI_WAIT_MS }).toBe(expected);
       await expect.poll(() => page.title()).toBe(`${expected} – Margin`);
     }
-    // Choosing a folder in the sidebar names it at once; the search box adds to it.
-    await page.goto(app.url('/'));
+    // Choosing a folder in the sidebar names it at once, from any view: it shows the whole
+    // folder (All), and the folder, not All, is the entry marked. The search box adds to it.
+    await page.goto(app.url('/?nav=24h'));
+    await expect.poll(() => heading.textContent()).toBe('24 Hours');
     await navLink(page, 'folder').click();
-    await page.getByTestId('folder-tree').locator(`[data-folder-id="${folder.id}"] a`).click();
+    const folderLink = page.getByTestId('folder-tree').locator(`[data-folder-id="${folder.id}"] a`);
+    await folderLink.click();
     await expect.poll(() => heading.textContent()).toBe('Research');
+    expect(new URL(page.url()).searchParams.get('nav')).toBeNull();
+    await expect(folderLink.getAttribute('aria-current')).resolves.toBe('page');
+    await expect(navLink(page, 'all').getAttribute('aria-current')).resolves.toBeNull();
     const box = page.getByTestId('search-input');
     await box.fill('#travel river');
     await box.press('Enter');

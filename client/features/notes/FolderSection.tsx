@@ -140,7 +140,8 @@ export function FolderSection({
         expanded.includes(id) ? expanded.filter((x) => x !== id) : [...expanded, id],
       ),
     hrefFor: (id) =>
-      location === '/' ? withFilters(search, { folderId: id }) : filtersPath({ folderId: id }),
+      // A folder chosen in the sidebar is shown whole: the view goes back to All.
+      location === '/' ? withFilters(search, { folderId: id, nav: 'all' }) : filtersPath({ folderId: id }),
     activeId: activeFolderId,
     onNavigate,
     onDialog: setDialog,

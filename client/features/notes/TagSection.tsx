@@ -81,7 +81,12 @@ export function TagSection({ activeTags, onNavigate }: { activeTags: string[]; o
             key={tag}
             tag={tag}
             notes={notes}
-            href={location === '/' ? withFilters(search, { tags: [tag] }) : filtersPath({ tags: [tag] })}
+            // As a folder: the tag's notes in All, whatever view was open.
+            href={
+              location === '/'
+                ? withFilters(search, { tags: [tag], nav: 'all' })
+                : filtersPath({ tags: [tag] })
+            }
             active={activeTags.includes(tag)}
             onNavigate={onNavigate}
             onDialog={setDialog}
