@@ -225,6 +225,42 @@ describe('the note list in Chromium', () => {
     }
   });
 
+  test('an empty list says what is empty: a search, a folder, the trash, a view, the whole library', async () => {
+    const user = await app.user();
+    await makeNote(user.user, 'Delta harbours', 'Boats at rest.');
+    const folder = await user.caller.folders.create({ name: 'Empty shelf' });
+    const cases: [path: string, kind: string, title: string, body: RegExp][] = [
+      ['/?kw=zebra', 'search', 'Nothing matches “zebra”', /other words/],
+      [`/?fid=${folder.id}`, 'folder', 'This folder is empty', /Move to folder/],
+      ['/?nav=trash', 'trash', 'The trash is empty', /30 days/],
+      ['/?nav=later', 'view', 'Nothing in Later', /this view/],
+    ];
+    const { page, context, errors } = await app.signIn(undefined, { user });
+    const empty = page.getByTestId('note-list-empty');
+    for (const [path, kind, title, body] of cases) {
+      await page.goto(app.url(path));
+      await expect.poll(() => empty.getAttribute('data-empty'), { timeout: UI_WAIT_MS }).toBe(kind);
+      expect({ path, title: await empty.locator('h2').textContent() }).toEqual({ path, title });
+      expect(await empty.locator('p').textContent()).toMatch(body);
+    }
+    await context.close();
+    // In Chinese; and a library with nothing in it is the one that says nothing is saved yet.
+    const zh = await app.signIn('/?nav=trash', { user, locale: 'zh-CN' });
+    const zhEmpty = zh.page.getByTestId('note-list-empty');
+    await expect
+      .poll(() => zhEmpty.locator('h2').textContent(), { timeout: UI_WAIT_MS })
+      .toBe('回收站是空的');
+    await zh.context.close();
+    const fresh = await app.signIn('/', { user: await app.user() });
+    await expect
+      .poll(() => fresh.page.getByTestId('note-list-empty').getAttribute('data-empty'), {
+        timeout: UI_WAIT_MS,
+      })
+      .toBe('library');
+    await fresh.context.close();
+    expect(errors).toEqual([]);
+  });
+
   test('a 360 px phone: the drawer navigates, the search folds into an icon', async () => {
     const user = await app.user();
     await makeNote(user.user, 'Phone one', 'Small screens.', { flow: Flow.later });

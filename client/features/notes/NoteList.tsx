@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { NOTE_LIST_CHUNK } from '../../../src/constants.ts';
 import type { Flow, SortOrder, ViewStyle } from '../../../src/enums.ts';
 import type { NoteSummary } from '../../../src/schemas/notes.ts';
-import { Icon } from '../../components/icons/Icon.tsx';
 import { withTranslations } from '../../i18n.ts';
 import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
 import { useTRPC } from '../../trpc.ts';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
+import { EmptyList } from './EmptyList.tsx';
 import type { NoteDialogRequest } from './NoteDialogs.tsx';
 import { NoteListItem } from './NoteListItem.tsx';
 import type { NoteActions } from './note-actions.ts';
@@ -127,15 +127,7 @@ export function NoteList(props: {
   );
 
   if (list.isPending) return <p className="muted note-list-loading">{t('app.loading')}</p>;
-  if (items.length === 0) {
-    return (
-      <div className="empty-state" data-testid="note-list-empty">
-        <Icon name="inbox" size={40} />
-        <h2>{t('home.emptyTitle')}</h2>
-        <p>{t('home.emptyBody')}</p>
-      </div>
-    );
-  }
+  if (items.length === 0) return <EmptyList filters={filters} />;
   const visible = items.slice(rows.start * columns, rows.end * columns);
   const firstIndex = rows.start * columns;
   return (
