@@ -251,6 +251,13 @@ describe('the note list in Chromium', () => {
       .poll(() => zhEmpty.locator('h2').textContent(), { timeout: UI_WAIT_MS })
       .toBe('回收站是空的');
     await zh.context.close();
+    // In Arabic the number is written as the language writes numbers (Intl), as the counts are.
+    const ar = await app.signIn('/?nav=trash', { user, locale: 'ar' });
+    const thirty = await ar.page.evaluate(() => new Intl.NumberFormat('ar').format(30));
+    await expect
+      .poll(() => ar.page.getByTestId('note-list-empty').locator('p').textContent(), { timeout: UI_WAIT_MS })
+      .toContain(` ${thirty} `);
+    await ar.context.close();
     const fresh = await app.signIn('/', { user: await app.user() });
     await expect
       .poll(() => fresh.page.getByTestId('note-list-empty').getAttribute('data-empty'), {

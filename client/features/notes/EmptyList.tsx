@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { TRASH_RETENTION_DAYS } from '../../../src/constants.ts';
+import { formatCount } from '../../../src/rules/format-count.ts';
 import { Icon, type IconName } from '../../components/icons/Icon.tsx';
 import { navEntry } from './nav-entries.ts';
 import { type NoteFilters, searchText } from './note-list-url.ts';
@@ -16,7 +17,7 @@ interface EmptyState {
  * What an empty list says: what is empty and what to do about it. A search or a tag first, then
  * a folder, the trash, another view; only the whole library unfiltered is "nothing saved yet".
  */
-function emptyState(filters: NoteFilters, t: ReturnType<typeof useTranslation>['t']): EmptyState {
+function emptyState(filters: NoteFilters, { t, i18n }: ReturnType<typeof useTranslation>): EmptyState {
   const query = searchText(filters);
   if (query)
     return {
@@ -37,7 +38,7 @@ function emptyState(filters: NoteFilters, t: ReturnType<typeof useTranslation>['
       kind: 'trash',
       icon: 'trash',
       title: t('home.emptyTrashTitle'),
-      body: t('home.emptyTrashBody', { days: TRASH_RETENTION_DAYS }),
+      body: t('home.emptyTrashBody', { days: formatCount(TRASH_RETENTION_DAYS, i18n.language) }),
     };
   const view = navEntry(filters.nav);
   if (view.id !== 'all')
@@ -51,8 +52,7 @@ function emptyState(filters: NoteFilters, t: ReturnType<typeof useTranslation>['
 }
 
 export function EmptyList({ filters }: { filters: NoteFilters }) {
-  const { t } = useTranslation();
-  const state = emptyState(filters, t);
+  const state = emptyState(filters, useTranslation());
   return (
     <div className="empty-state" data-testid="note-list-empty" data-empty={state.kind}>
       <Icon name={state.icon} size={40} />
