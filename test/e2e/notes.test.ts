@@ -121,8 +121,13 @@ describe('the note list in Chromium', () => {
     await page.locator('[data-testid="note-item"][data-index="1"] [data-testid="note-select"]').check();
     await page.getByTestId('bulk-bar').locator('[data-action="trash"]').click();
     await expectTitles(page, ['Gamma stars', 'Beta rivers', 'Alpha gardens']);
+    expect(await page.getByTestId('trash-notice').count()).toBe(0);
     await navLink(page, 'trash').click();
     await expectTitles(page, ['产品', 'Delta archive']);
+    // The trash says when its notes go for good.
+    await expect(page.getByTestId('trash-notice').textContent()).resolves.toBe(
+      'Notes in the trash are deleted for good after 30 days.',
+    );
     const trashed = page.getByTestId('note-item').filter({ hasText: '产品' });
     await trashed.hover();
     expect(await trashed.locator('[data-action="trash"]').count()).toBe(0);

@@ -5,6 +5,9 @@ import { Icon, type IconName } from '../../components/icons/Icon.tsx';
 import { navEntry } from './nav-entries.ts';
 import { type NoteFilters, searchText } from './note-list-url.ts';
 
+/** How long the trash keeps a note, written as the reader's language writes numbers. */
+const trashDays = (language: string) => formatCount(TRASH_RETENTION_DAYS, language);
+
 interface EmptyState {
   /** Which empty it is, for tests: search, folder, trash, view or library. */
   kind: string;
@@ -38,7 +41,7 @@ function emptyState(filters: NoteFilters, { t, i18n }: ReturnType<typeof useTran
       kind: 'trash',
       icon: 'trash',
       title: t('home.emptyTrashTitle'),
-      body: t('home.emptyTrashBody', { days: formatCount(TRASH_RETENTION_DAYS, i18n.language) }),
+      body: t('home.emptyTrashBody', { days: trashDays(i18n.language) }),
     };
   const view = navEntry(filters.nav);
   if (view.id !== 'all')
@@ -59,5 +62,15 @@ export function EmptyList({ filters }: { filters: NoteFilters }) {
       <h2>{state.title}</h2>
       <p>{state.body}</p>
     </div>
+  );
+}
+
+/** Above the trash's notes: when they go for good. */
+export function TrashNotice() {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="muted list-notice" data-testid="trash-notice">
+      {t('home.trashNotice', { days: trashDays(i18n.language) })}
+    </p>
   );
 }

@@ -8,7 +8,7 @@ import { withTranslations } from '../../i18n.ts';
 import { useWindowedRows } from '../../lib/use-windowed-rows.ts';
 import { useTRPC } from '../../trpc.ts';
 import { CLIP_POLL_MS, isClipping } from '../clip/clip-status.ts';
-import { EmptyList } from './EmptyList.tsx';
+import { EmptyList, TrashNotice } from './EmptyList.tsx';
 import type { NoteDialogRequest } from './NoteDialogs.tsx';
 import { NoteListItem } from './NoteListItem.tsx';
 import type { NoteActions } from './note-actions.ts';
@@ -146,6 +146,7 @@ export function NoteList(props: {
           clear={() => setSelected(new Set())}
         />
       </Suspense>
+      {inTrash && <TrashNotice />}
       <div
         ref={rows.ref}
         className="note-list-window"
