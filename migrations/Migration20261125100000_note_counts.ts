@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * counted) in or out of the trash, by flow as in src/enums.ts (later 2, shortlist 3, archive 9).
  * The one definition, for the triggers and the backfill.
  */
-export const COUNTERS = {
+const COUNTERS = {
   live: `"kind" = 1 and "trashed_at" is null`,
   later: `"kind" = 1 and "trashed_at" is null and "flow" = 2`,
   shortlist: `"kind" = 1 and "trashed_at" is null and "flow" = 3`,
@@ -21,12 +21,10 @@ const NAMES = Object.keys(COUNTERS).map((name) => `"${name}"`);
  * (the trash purge) cannot deadlock on them; an owner whose counts do not move is not touched;
  * an owner whose account is being deleted (the notes go by cascade) gets no row back.
  */
-export type Counters = Record<keyof typeof COUNTERS, string>;
-
-function addCounts(sources: [table: string, sign: 1 | -1][], counters: Counters = COUNTERS): string {
+function addCounts(sources: [table: string, sign: 1 | -1][]): string {
   const rows = sources.map(
     ([table, sign]) =>
-      `select "user_id", ${Object.entries(counters)
+      `select "user_id", ${Object.entries(COUNTERS)
         .map(([name, condition]) => `case when ${condition} then ${sign} else 0 end as "${name}"`)
         .join(', ')} from "${table}"`,
   );
@@ -54,18 +52,6 @@ const TRIGGERS = {
   delete: { referencing: 'old table as "old_rows"', sources: [['old_rows', -1]] },
 } satisfies Record<string, { referencing: string; sources: [string, 1 | -1][] }>;
 
-/** The trigger functions that keep `note_count` by `counters`' definitions (replacing any before). */
-export function countFunctions(counters: Counters): string[] {
-  return Object.entries(TRIGGERS).map(
-    ([event, { sources }]) =>
-      `create or replace function "note_count_${event}"() returns trigger language plpgsql as $$
-       begin
-         ${addCounts(sources as [string, 1 | -1][], counters)};
-         return null;
-       end $$;`,
-  );
-}
-
 /**
  * The left navigation's counts, kept per user in `note_count` by triggers on `note`, so reading
  * them is one row however many notes a user has (counting the notes took seconds at 200,000).
@@ -91,8 +77,14 @@ export class Migration20261125100000_note_counts extends Migration {
          primary key ("user_id"),
          constraint "note_count_user_id_foreign" foreign key ("user_id") references "user" ("id") on delete cascade);`,
     );
-    for (const sql of countFunctions(COUNTERS)) this.addSql(sql);
-    for (const [event, { referencing }] of Object.entries(TRIGGERS)) {
+    for (const [event, { referencing, sources }] of Object.entries(TRIGGERS)) {
+      this.addSql(
+        `create function "note_count_${event}"() returns trigger language plpgsql as $$
+         begin
+           ${addCounts(sources as [string, 1 | -1][])};
+           return null;
+         end $$;`,
+      );
       this.addSql(
         `create trigger "note_count_${event}" after ${event} on "note" referencing ${referencing}
          for each statement execute function "note_count_${event}"();`,

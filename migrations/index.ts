@@ -30,7 +30,6 @@ import { Migration20261202110000_device_codes } from './Migration20261202110000_
 import { Migration20261202120000_upload_state } from './Migration20261202120000_upload_state.ts';
 import { Migration20261202130000_highlight_count_trigger } from './Migration20261202130000_highlight_count_trigger.ts';
 import { Migration20261203100000_tag_counts } from './Migration20261203100000_tag_counts.ts';
-import { Migration20261204100000_untagged_counts_highlight_tags } from './Migration20261204100000_untagged_counts_highlight_tags.ts';
 
 export const MIGRATIONS = [
   Migration20261121053701_initial,
@@ -63,5 +62,4 @@ export const MIGRATIONS = [
   Migration20261202120000_upload_state,
   Migration20261202130000_highlight_count_trigger,
   Migration20261203100000_tag_counts,
-  Migration20261204100000_untagged_counts_highlight_tags,
 ];

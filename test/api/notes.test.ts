@@ -391,24 +391,6 @@ describe('left-nav counts', () => {
     await caller.highlights.delete({ id: highlight.id });
     expect((await countsAsListed(caller))['24h']).toBe(0);
 
-    // A tag on a highlight alone tags its note: listed under the tag, so not under No Tag.
-    const untagged = { ...trashed, all: 3, later: 1, unarchive: 2, trash: 1, notag: 1 };
-    expect((await caller.notes.list({ nav: 'notag' })).items.map((n) => n.title)).toEqual(['A']);
-    const tagging = await caller.highlights.create({
-      id: newId(),
-      noteId: a.id,
-      coreType: CoreType.textNote,
-      text: 'a tagged passage',
-      tags: ['river'],
-    });
-    expect(await countsAsListed(caller)).toEqual({ ...untagged, '24h': 1, notag: 0 });
-    expect((await caller.notes.list({ nav: 'all', tag: 'river' })).items.map((n) => n.title)).toEqual(['A']);
-    await caller.highlights.update({ id: tagging.id, tags: [] });
-    expect(await countsAsListed(caller)).toEqual({ ...untagged, '24h': 1 });
-    await caller.highlights.update({ id: tagging.id, tags: ['river'] });
-    await caller.highlights.delete({ id: tagging.id });
-    expect(await countsAsListed(caller)).toEqual(untagged);
-
     await purgeTrash(deps.orm.em.fork(), deps.queues, new Date(clock.now().getTime() + 31 * 86_400_000));
     expect(await countsAsListed(caller)).toEqual({
       ...trashed,

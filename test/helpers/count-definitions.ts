@@ -24,8 +24,7 @@ export function navCountsByDefinition(userId: number | string, now: Date): Count
    count(*) filter (where trashed_at is not null)::int as trash,
    count(*) filter (where trashed_at is null and (created_at > ? or exists (
      select 1 from highlight h where h.note_id = n.id and h.created_at > ?)))::int as "24h",
-   count(*) filter (where trashed_at is null and tags = '{}' and not exists (
-     select 1 from highlight h where h.note_id = n.id and h.tags <> '{}'))::int as notag
+   count(*) filter (where trashed_at is null and tags = '{}')::int as notag
  from note n where user_id = ? and kind = ${NoteKind.web}`,
     params: [since, since, userId],
   };

@@ -43,8 +43,7 @@ function navCondition(nav: NavView, now: Date, params: unknown[]): string {
     case 'trash':
       return 'n.trashed_at is not null';
     case 'notag':
-      // No tag of its own nor on a highlight (a highlight's tag lists its note under that tag).
-      return "n.trashed_at is null and n.tags = '{}' and n.highlight_tags = '{}'";
+      return "n.trashed_at is null and n.tags = '{}'";
     case '24h': {
       // The few notes saved or highlighted in the last day, gathered first (both by index),
       // rather than testing every note against the recent highlights.
