@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 let shown = false;
+let scheduled = false;
 const listeners = new Set<() => void>();
 
 function markShown(): void {
@@ -12,7 +13,11 @@ function markShown(): void {
 function subscribe(onChange: () => void): () => void {
   listeners.add(onChange);
   // The next frame's rendering, then the task after it: past the paint of the frame now due.
-  if (!shown) requestAnimationFrame(() => setTimeout(markShown, 0));
+  // Once for the page, however many dates wait for it.
+  if (!shown && !scheduled) {
+    scheduled = true;
+    requestAnimationFrame(() => setTimeout(markShown, 0));
+  }
   return () => listeners.delete(onChange);
 }
 
