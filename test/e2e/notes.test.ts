@@ -219,12 +219,10 @@ describe('the note list in Chromium', () => {
       await sheet.waitFor({ state: 'detached' });
       // In the search box `?` is typed, not a shortcut.
       const search = page.getByRole('searchbox');
-      if (await search.isVisible()) {
-        await search.click();
-        await page.keyboard.press('?');
-        await expect(search.inputValue()).resolves.toBe('?');
-        expect(await sheet.count()).toBe(0);
-      }
+      await search.click();
+      await page.keyboard.press('?');
+      await expect(search.inputValue()).resolves.toBe('?');
+      expect(await sheet.count()).toBe(0);
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -120,7 +120,7 @@ export function Sidebar({ compact, onNavigate }: { compact: boolean; onNavigate?
   const onHome = location === '/';
   const filters = onHome ? readFilters(search) : null;
   // All is the list unnarrowed: with a tag or a folder chosen, that entry is the one marked.
-  const narrowedTo = filters && (filters.tags.length > 0 || filters.folderId !== null);
+  const tagOrFolderChosen = Boolean(filters && (filters.tags.length > 0 || filters.folderId !== null));
   const [tagsOpen, setTagsOpen] = useState(false);
   const [linksOpen, setLinksOpen] = useState(false);
   const expanded = useStoredList(STORAGE_KEYS.expandedFolders);
@@ -159,7 +159,7 @@ export function Sidebar({ compact, onNavigate }: { compact: boolean; onNavigate?
                   href={onHome ? withFilters(search, { nav: entry.id }) : filtersPath({ nav: entry.id })}
                   icon={entry.icon}
                   label={t(entry.labelKey)}
-                  active={filters?.nav === entry.id && !(entry.id === 'all' && narrowedTo)}
+                  active={filters?.nav === entry.id && !(entry.id === 'all' && tagOrFolderChosen)}
                   compact={compact}
                   count={counts.data?.[entry.id]}
                   testId={entry.id}
